@@ -1,0 +1,170 @@
+/*
+ * runaway-drill-worker: the real processes of the drills. Each level re-executes this binary,
+ * as real runaways do (a deep chain built by fork alone costs kernel memory that grows with
+ * the square of its depth). Nothing here limits growth: the drill's sandbox cap does, from
+ * outside. When a fork fails at the cap, a worker says so once and retries slowly, so the
+ * set keeps pressing on its cap the way a real runaway would.
+ *
+ *   linear LEVEL MIB PER_SECOND     each level holds MIB of touched memory and starts the next
+ *                                   after 1/PER_SECOND s: one chain (the deploy-script loop)
+ *   fanout PER_SECOND               each process starts two children: exponential growth
+ *   orphans-start CHAINS PER_SECOND starts CHAINS chains, each in its own session, and exits
+ *   orphans CHAIN LEVEL PER_SECOND  each level double-forks the next and stays; the middle
+ *                                   process lingers 200 ms, so a sampler can see the next level
+ *                                   under it before it is reparented to init; level 0 (the
+ *                                   session leader) exits once its successor runs
+ *
+ * Exit codes: 2 usage, 3 out of memory, 4 a middle process could not fork, 126 exec failed
+ * (the binary lost its execute bit).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RETRY_MS 250
+#define LINGER_MS 200
+#define MIDDLE_FORK_FAILED 4
+
+static const char *self_path; /* argv[0], kept so /proc/PID/cmdline names the copy we run */
+static int fork_failure_reported;
+
+static void sleep_ms(long ms) {
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+static long number(const char *s, long min, long max) {
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < min || v > max) {
+        fprintf(stderr, "runaway-drill-worker: not a number in [%ld, %ld]: %s\n", min, max, s);
+        exit(2);
+    }
+    return v;
+}
+
+/* fork() until it works, reporting the first failure (the cap firing) once. */
+static pid_t fork_retrying(const char *mode, long level) {
+    for (;;) {
+        pid_t pid = fork();
+        if (pid >= 0) return pid;
+        if (!fork_failure_reported) {
+            fprintf(stderr, "runaway-drill-worker: %s level %ld: fork failed: %s\n", mode, level, strerror(errno));
+            fork_failure_reported = 1;
+        }
+        sleep_ms(RETRY_MS);
+    }
+}
+
+/* Replaces the current (child) process with the next level. */
+static void exec_next(char *const args[]) {
+    execv("/proc/self/exe", args);
+    _exit(126);
+}
+
+static void hold_forever(void) {
+    for (;;) {
+        if (wait(NULL) < 0 && errno == ECHILD) pause();
+    }
+}
+
+static void hold_memory(long mib) {
+    size_t bytes = (size_t)mib << 20;
+    if (bytes == 0) return;
+    char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) exit(3);
+    for (size_t off = 0; off < bytes; off += 4096) p[off] = 1; /* touched, so it is resident */
+}
+
+static void run_linear(long level, long mib, long per_second) {
+    hold_memory(mib);
+    sleep_ms(1000 / per_second);
+    char lvl[24], m[24], rate[24];
+    snprintf(lvl, sizeof lvl, "%ld", level + 1);
+    snprintf(m, sizeof m, "%ld", mib);
+    snprintf(rate, sizeof rate, "%ld", per_second);
+    for (;;) {
+        pid_t child = fork_retrying("linear", level);
+        if (child == 0) exec_next((char *const[]){ (char *)self_path, "linear", lvl, m, rate, NULL });
+        int status;
+        waitpid(child, &status, 0);       /* the next level died (exec refused): start it again */
+        sleep_ms(RETRY_MS);
+    }
+}
+
+static void run_fanout(long per_second) {
+    char rate[24];
+    snprintf(rate, sizeof rate, "%ld", per_second);
+    sleep_ms(1000 / per_second);
+    for (int started = 0; started < 2;) {
+        pid_t child = fork_retrying("fanout", 0);
+        if (child == 0) exec_next((char *const[]){ (char *)self_path, "fanout", rate, NULL });
+        started++;
+    }
+    hold_forever();
+}
+
+static void run_orphans(long chain, long level, long per_second) {
+    char c[24], lvl[24], rate[24];
+    snprintf(c, sizeof c, "%ld", chain);
+    snprintf(lvl, sizeof lvl, "%ld", level + 1);
+    snprintf(rate, sizeof rate, "%ld", per_second);
+    sleep_ms(1000 / per_second);
+    for (;;) {
+        pid_t middle = fork_retrying("orphans", level);
+        if (middle == 0) {
+            pid_t next = fork();
+            if (next < 0) _exit(MIDDLE_FORK_FAILED);
+            if (next == 0) exec_next((char *const[]){ (char *)self_path, "orphans", c, lvl, rate, NULL });
+            sleep_ms(LINGER_MS);
+            _exit(0);
+        }
+        int status = 0;
+        waitpid(middle, &status, 0);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
+        if (!fork_failure_reported) {
+            fprintf(stderr, "runaway-drill-worker: orphans level %ld: fork failed in the middle process\n", level);
+            fork_failure_reported = 1;
+        }
+        sleep_ms(RETRY_MS);              /* the middle could not fork: try the double fork again */
+    }
+    if (level == 0) exit(0);           /* the session leader goes: every level is an orphan */
+    hold_forever();
+}
+
+static void run_orphans_start(long chains, long per_second) {
+    char c[24], rate[24];
+    snprintf(rate, sizeof rate, "%ld", per_second);
+    for (long i = 0; i < chains; i++) {
+        snprintf(c, sizeof c, "%ld", i);
+        if (fork_retrying("orphans-start", 0) == 0) {
+            setsid();
+            exec_next((char *const[]){ (char *)self_path, "orphans", c, "0", rate, NULL });
+        }
+    }
+    exit(0);
+}
+
+int main(int argc, char **argv) {
+    self_path = argv[0];
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (!strcmp(mode, "linear") && argc == 5)
+        run_linear(number(argv[2], 0, 1L << 30), number(argv[3], 0, 1024), number(argv[4], 1, 1000));
+    else if (!strcmp(mode, "fanout") && argc == 3)
+        run_fanout(number(argv[2], 1, 1000));
+    else if (!strcmp(mode, "orphans-start") && argc == 4)
+        run_orphans_start(number(argv[2], 1, 64), number(argv[3], 1, 1000));
+    else if (!strcmp(mode, "orphans") && argc == 5)
+        run_orphans(number(argv[2], 0, 64), number(argv[3], 0, 1L << 30), number(argv[4], 1, 1000));
+    fprintf(stderr, "usage: runaway-drill-worker linear LEVEL MIB PER_SECOND | fanout PER_SECOND |\n"
+                    "       orphans-start CHAINS PER_SECOND | orphans CHAIN LEVEL PER_SECOND\n");
+    return 2;
+}

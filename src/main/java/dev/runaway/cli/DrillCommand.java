@@ -1,0 +1,163 @@
+package dev.runaway.cli;
+
+import dev.runaway.drill.Drill;
+import dev.runaway.drill.DrillInfo;
+import dev.runaway.drill.Drills;
+import dev.runaway.drill.RunningDrill;
+import dev.runaway.drill.Scenario;
+import dev.runaway.model.Units;
+import dev.runaway.sandbox.SandboxMonitor;
+import dev.runaway.sandbox.SandboxSample;
+import dev.runaway.sandbox.TeardownReport;
+import dev.runaway.tui.DrillScreen;
+import dev.runaway.ui.DrillWindow;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/** {@code runaway drill}: start, list and stop contained practice incidents. */
+@Command(name = "drill", mixinStandardHelpOptions = true,
+        description = {"Start a contained practice incident: real processes that run away inside a sandbox",
+                "(a cgroup with a process-count cap), shown live until you tear it down.",
+                "",
+                "Scenarios:",
+                "  linear     one chain, ~16 MiB and ~32 new levels a second (default cap 400)",
+                "  orphans    three chains of a disposable binary, all parented to init (default cap 600)",
+                "  recursive  deploy.sh runs the tests, a test runs deploy.sh (default cap 200)",
+                "  fanout     each process starts two more (default cap 1000)",
+                ""},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:done, torn down to zero", "1:zero was not confirmed", "2:usage or start error",
+                "3:no drill with that id"})
+public final class DrillCommand implements Callable<Integer> {
+    enum View { AUTO, WINDOW, TERMINAL, LINES }
+
+    @Parameters(arity = "0..1", paramLabel = "SCENARIO", description = "linear, orphans, recursive or fanout")
+    String scenario;
+
+    @Option(names = "--max-tasks", paramLabel = "N", description = "the sandbox's process-count cap (default: per scenario)")
+    Integer maxTasks;
+
+    @Option(names = "--lifetime", paramLabel = "DURATION", defaultValue = "10m", converter = Durations.class,
+            description = "hard lifetime, after which a watchdog tears the drill down (default: ${DEFAULT-VALUE})")
+    Duration lifetime;
+
+    @Option(names = "--detach", description = "leave the drill running and return; stop it with --stop ID")
+    boolean detach;
+
+    @Option(names = "--view", paramLabel = "VIEW", defaultValue = "auto",
+            description = "auto (a window when there is a display, else the terminal), window, terminal, lines")
+    View view;
+
+    @Option(names = "--list", description = "list running drills")
+    boolean list;
+
+    @Option(names = "--stop", paramLabel = "ID", description = "tear a drill down: stop growth, kill, confirm zero")
+    String stopId;
+
+    private final PrintStream out = System.out;
+    private final PrintStream err = System.err;
+
+    @Override
+    public Integer call() throws Exception {
+        if (list) return list();
+        if (stopId != null) return stop(stopId);
+        if (scenario == null) {
+            err.println("runaway drill: name a scenario (linear, orphans, recursive, fanout), or use --list or --stop ID");
+            return 2;
+        }
+        Scenario chosen;
+        try {
+            chosen = Scenario.parse(scenario);
+        } catch (IllegalArgumentException e) {
+            err.println("runaway drill: " + e.getMessage());
+            return 2;
+        }
+        int cap = maxTasks != null ? maxTasks : chosen.defaultMaxTasks();
+        if (cap < 1) {
+            err.println("runaway drill: --max-tasks must be at least 1");
+            return 2;
+        }
+        Drill drill = Drills.start(chosen, cap, lifetime, detach);
+        out.println(drill.describe());
+        if (detach) {
+            out.println("Running detached. Stop it with: runaway drill --stop " + drill.info().id());
+            return 0;
+        }
+        return watchThenTearDown(drill);
+    }
+
+    private int watchThenTearDown(Drill drill) throws Exception {
+        try (SandboxMonitor monitor = new SandboxMonitor(drill.sandbox()).start(Duration.ofMillis(100))) {
+            show(drill, monitor);
+            SandboxSample peak = monitor.peak();
+            TeardownReport report = drill.teardown();
+            out.println("Tore down " + drill.info().id() + ": " + report.summary());
+            if (peak != null) {
+                out.println("Peak: " + peak.tasks() + " tasks, " + Units.bytes(peak.rssBytes()) + " resident");
+            }
+            return report.zeroConfirmed() ? 0 : 1;
+        }
+    }
+
+    private void show(Drill drill, SandboxMonitor monitor) throws Exception {
+        View chosen = view;
+        if (chosen == View.AUTO) chosen = hasDisplay() ? View.WINDOW : System.console() != null ? View.TERMINAL : View.LINES;
+        if (chosen == View.WINDOW) {
+            try {
+                DrillWindow.show(drill, monitor);
+                return;
+            } catch (RuntimeException | LinkageError e) {
+                err.println("runaway: the window could not open (" + e.getMessage() + "); using the terminal view."
+                        + " For the window, install GTK 3: apt-get install libgtk-3-0");
+                chosen = System.console() != null ? View.TERMINAL : View.LINES;
+            }
+        }
+        DrillScreen screen = new DrillScreen(drill, monitor, out);
+        if (chosen == View.TERMINAL) screen.showInteractive();
+        else screen.showLines();
+    }
+
+    static boolean hasDisplay() {
+        return notBlank(System.getenv("DISPLAY")) || notBlank(System.getenv("WAYLAND_DISPLAY"));
+    }
+
+    private static boolean notBlank(String s) {
+        return s != null && !s.isBlank();
+    }
+
+    private int list() {
+        List<RunningDrill> drills = Drills.list();
+        if (drills.isEmpty()) {
+            out.println("No drills running.");
+            return 0;
+        }
+        out.printf("%-24s %-10s %7s %7s %9s  %s%n", "ID", "SCENARIO", "TASKS", "CAP", "LEFT", "STARTED");
+        for (RunningDrill d : drills) {
+            Optional<DrillInfo> info = d.info();
+            long left = d.sandbox().name().deadlineEpochSecond() - Instant.now().getEpochSecond();
+            out.printf("%-24s %-10s %7d %7d %8ds  %s%n", d.sandbox().name().label(),
+                    info.map(i -> i.scenario().key()).orElse("?"), d.sandbox().taskCount(),
+                    d.sandbox().spec().tasksMax(), Math.max(0, left),
+                    info.map(i -> i.startedAt().toString()).orElse("?"));
+        }
+        return 0;
+    }
+
+    private int stop(String id) {
+        Optional<TeardownReport> report = Drills.stop(id);
+        if (report.isEmpty()) {
+            err.println("runaway drill: no drill '" + id + "' is running (see: runaway drill --list)");
+            return 3;
+        }
+        out.println("Tore down " + id + ": " + report.get().summary());
+        return report.get().zeroConfirmed() ? 0 : 1;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.runaway.sandbox;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Where this machine keeps its cgroups. A pure v2 host mounts the unified tree at
+ * /sys/fs/cgroup; a hybrid host (like the one this was written on) mounts it at
+ * /sys/fs/cgroup/unified with no controllers, beside v1 hierarchies such as {@code pids}.
+ * The v1 memory hierarchy is never used: on hybrid hosts it usually belongs to the host.
+ *
+ * @param unified   the v2 tree (membership, cgroup.freeze, cgroup.kill), if mounted
+ * @param v1Pids    the v1 pids hierarchy, used for pids.max when v2 has no pids controller
+ */
+public record CgroupLayout(Optional<Path> unified, Optional<Path> v1Pids) {
+
+    public static final Path SYS_FS_CGROUP = Path.of("/sys/fs/cgroup");
+
+    public static CgroupLayout detect() {
+        return detect(SYS_FS_CGROUP);
+    }
+
+    /** Reads the layout below {@code root} (a parameter so tests can use a fake tree). */
+    public static CgroupLayout detect(Path root) {
+        Optional<Path> unified = Optional.empty();
+        if (Files.exists(root.resolve("cgroup.controllers"))) unified = Optional.of(root);
+        else if (Files.exists(root.resolve("unified/cgroup.controllers"))) unified = Optional.of(root.resolve("unified"));
+        Path pids = root.resolve("pids");
+        Optional<Path> v1Pids = Files.exists(pids.resolve("cgroup.procs")) && !Files.exists(pids.resolve("cgroup.controllers"))
+                ? Optional.of(pids) : Optional.empty();
+        return new CgroupLayout(unified, v1Pids);
+    }
+
+    public boolean unifiedHas(String controller) {
+        return unified.map(u -> controllers(u).contains(" " + controller + " ")).orElse(false);
+    }
+
+    private static String controllers(Path dir) {
+        try {
+            return " " + Files.readString(dir.resolve("cgroup.controllers")).trim() + " ";
+        } catch (IOException e) {
+            return " ";
+        }
+    }
+
+    /**
+     * The cgroup this process is in within a hierarchy, from /proc/self/cgroup: the v2 line
+     * is {@code 0::/path}, a v1 line {@code N:pids:/path}.
+     */
+    public static Optional<String> ownCgroup(String procSelfCgroup, String v1Controller) {
+        for (String line : procSelfCgroup.split("\n")) {
+            String[] parts = line.split(":", 3);
+            if (parts.length < 3) continue;
+            boolean match = v1Controller == null
+                    ? parts[0].equals("0") && parts[1].isEmpty()
+                    : java.util.Arrays.asList(parts[1].split(",")).contains(v1Controller);
+            if (match) return Optional.of(parts[2]);
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,43 @@
+package dev.runaway.sandbox;
+
+import java.io.IOException;
+import java.util.Set;
+
+/**
+ * A workload's container: everything started through {@link #start} (and all it starts, even
+ * processes that leave the tree) is counted against the spec's cap and torn down together,
+ * in the stop order, on {@link #teardown}, at JVM exit, or by a watchdog at the hard lifetime.
+ */
+public sealed interface Sandbox extends AutoCloseable permits CgroupSandbox, SessionSandbox {
+
+    /** The sandbox's name; for a cgroup sandbox, the cgroup directory name. */
+    String id();
+
+    SandboxSpec spec();
+
+    /** In plain words, which containment is in force and what it does not cover. */
+    String containment();
+
+    /**
+     * Starts the builder's command inside the sandbox. It joins the sandbox before it runs,
+     * so nothing it forks is ever outside.
+     */
+    Process start(ProcessBuilder builder) throws IOException;
+
+    /** Pids of every member now (processes, not threads). */
+    Set<Integer> memberPids();
+
+    /** Tasks (threads included) counted against the cap now. */
+    int taskCount();
+
+    /** How often a fork was refused by the cap so far; -1 where the containment cannot tell. */
+    long failedForks();
+
+    /** Tears the sandbox down in the stop order; idempotent. */
+    TeardownReport teardown();
+
+    @Override
+    default void close() {
+        teardown();
+    }
+}

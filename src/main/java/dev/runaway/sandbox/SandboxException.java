@@ -1,0 +1,12 @@
+package dev.runaway.sandbox;
+
+/** A sandbox could not be made or used; the message says what to do about it. */
+public class SandboxException extends RuntimeException {
+    public SandboxException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    public SandboxException(String message) {
+        super(message);
+    }
+}

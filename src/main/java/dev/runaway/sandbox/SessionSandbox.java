@@ -1,0 +1,194 @@
+package dev.runaway.sandbox;
+
+import dev.runaway.procfs.ProcStat;
+import dev.runaway.sys.LibC;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The unprivileged fallback: each workload starts as the leader of a new session, with
+ * RLIMIT_NPROC set to the user's current task count plus the cap. Weaker than a cgroup, and
+ * {@link #containment()} says how: the limit is per user (a fork fails once the user as a
+ * whole reaches it), and a process that starts a session of its own leaves the set.
+ */
+public final class SessionSandbox implements Sandbox {
+    private static final Path PROC = Path.of("/proc");
+
+    private final SandboxSpec spec;
+    private final String id;
+    private final Set<Integer> sessions = ConcurrentHashMap.newKeySet();
+    private final int uid;
+    private TeardownReport report;
+
+    private SessionSandbox(SandboxSpec spec, String id, int uid) {
+        this.spec = spec;
+        this.id = id;
+        this.uid = uid;
+    }
+
+    static SessionSandbox create(SandboxSpec spec) {
+        return new SessionSandbox(spec, "session." + spec.label(), LibC.INSTANCE.geteuid());
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public SandboxSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public String containment() {
+        return "process session with RLIMIT_NPROC at the user's current tasks + " + spec.tasksMax()
+                + " (no writable cgroup: weaker, the limit counts all of this user's tasks and a"
+                + " process that starts its own session escapes teardown), hard lifetime "
+                + spec.lifetime().toSeconds() + " s";
+    }
+
+    @Override
+    public Process start(ProcessBuilder builder) throws IOException {
+        if (report != null) throw new IllegalStateException("sandbox " + id + " is torn down");
+        int limit = userTasks() + spec.tasksMax();
+        List<String> command = new ArrayList<>(List.of(NativeBinaries.find(NativeBinaries.SANDBOX).toString(),
+                "enter", "--setsid", "--nproc", Integer.toString(limit), "--"));
+        command.addAll(builder.command());
+        List<String> original = List.copyOf(builder.command());
+        Process process;
+        try {
+            process = builder.command(command).start();
+        } finally {
+            builder.command(original);
+        }
+        int session = (int) process.pid(); // setsid makes the leader's pid the session id
+        sessions.add(session);
+        startWatchdog(session);
+        return process;
+    }
+
+    private void startWatchdog(int session) throws IOException {
+        long deadline = Instant.now().plus(spec.lifetime()).getEpochSecond();
+        List<String> command = new ArrayList<>(List.of(NativeBinaries.find(NativeBinaries.SANDBOX).toString(),
+                "watch", "--deadline", Long.toString(deadline), "--session", Integer.toString(session)));
+        if (!spec.detached()) {
+            Sandboxes.self().ifPresent(o -> command.addAll(List.of("--owner", o.pid() + ":" + o.startTicks())));
+        }
+        Process watchdog = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(watchdog.getInputStream(), StandardCharsets.UTF_8))) {
+            out.readLine();
+            watchdog.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Tasks (threads) this user runs now: RLIMIT_NPROC counts them all. */
+    private int userTasks() {
+        int tasks = 0;
+        for (ProcStat stat : processes()) tasks += stat.numThreads();
+        return tasks;
+    }
+
+    private List<ProcStat> processes() {
+        List<ProcStat> mine = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC, p -> p.getFileName().toString().matches("\\d+"))) {
+            for (Path entry : entries) {
+                try {
+                    if ((int) Files.getAttribute(entry, "unix:uid") != uid) continue;
+                } catch (IOException | UnsupportedOperationException gone) {
+                    continue;
+                }
+                ProcStat.read(PROC, Integer.parseInt(entry.getFileName().toString())).ifPresent(mine::add);
+            }
+        } catch (IOException e) {
+            throw new SandboxException("cannot read /proc: " + e.getMessage(), e);
+        }
+        return mine;
+    }
+
+    private List<ProcStat> members() {
+        List<ProcStat> members = new ArrayList<>();
+        for (ProcStat stat : processes()) {
+            if (sessions.contains(stat.session()) && !stat.isZombie()) members.add(stat);
+        }
+        return members;
+    }
+
+    @Override
+    public Set<Integer> memberPids() {
+        Set<Integer> pids = new HashSet<>();
+        for (ProcStat stat : members()) pids.add(stat.pid());
+        return pids;
+    }
+
+    @Override
+    public int taskCount() {
+        int tasks = 0;
+        for (ProcStat stat : members()) tasks += stat.numThreads();
+        return tasks;
+    }
+
+    @Override
+    public long failedForks() {
+        return -1;
+    }
+
+    /** SIGSTOP sweeps until one finds nobody new (growth stopped), then SIGKILL, then confirm. */
+    @Override
+    public synchronized TeardownReport teardown() {
+        if (report != null) return report;
+        long started = System.nanoTime();
+        List<TeardownReport.Step> steps = new ArrayList<>();
+        Set<Integer> stopped = new HashSet<>();
+        int sweeps = 0;
+        while (true) {
+            sweeps++;
+            int before = stopped.size();
+            for (ProcStat member : members()) {
+                if (LibC.INSTANCE.kill(member.pid(), LibC.SIGSTOP) == 0) stopped.add(member.pid());
+            }
+            if (stopped.size() == before && sweeps > 1) break;
+        }
+        steps.add(new TeardownReport.Step("stop growth", stopped.size(), "SIGSTOP, " + sweeps + " sweeps"));
+        int killed = 0;
+        for (ProcStat member : members()) if (LibC.INSTANCE.kill(member.pid(), LibC.SIGKILL) == 0) killed++;
+        steps.add(new TeardownReport.Step("kill", killed, "SIGKILL to each member"));
+        int remaining = members().size();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        int checks = 1;
+        while (remaining > 0 && System.nanoTime() < deadline) {
+            for (ProcStat member : members()) LibC.INSTANCE.kill(member.pid(), LibC.SIGKILL);
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            remaining = members().size();
+            checks++;
+        }
+        steps.add(new TeardownReport.Step("confirm zero", remaining, checks + " checks"));
+        report = new TeardownReport(steps, remaining, Duration.ofNanos(System.nanoTime() - started));
+        Sandboxes.forget(this);
+        return report;
+    }
+
+    @Override
+    public String toString() {
+        return id;
+    }
+}

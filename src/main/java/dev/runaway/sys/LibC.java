@@ -1,0 +1,19 @@
+package dev.runaway.sys;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+
+/** The few libc calls Java has no API for: signals other than SIGTERM/SIGKILL, and our uid. */
+public interface LibC extends Library {
+    LibC INSTANCE = Native.load("c", LibC.class);
+
+    int SIGKILL = 9;
+    int SIGSTOP = 19;
+    int SIGCONT = 18;
+
+    int kill(int pid, int signal);
+
+    int geteuid();
+
+    int getpagesize();
+}

@@ -1,0 +1,94 @@
+package dev.runaway.arch;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import dev.runaway.arch.fixture.model.BadModel;
+import dev.runaway.arch.fixture.ui.FixtureView;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One-way layers, and JavaFX/ChartFX only in the ui. Test classes are not imported, so the
+ * deliberately bad fixtures under {@code dev.runaway.arch.fixture} only meet the control tests.
+ */
+@AnalyzeClasses(packages = "dev.runaway", importOptions = ImportOption.DoNotIncludeTests.class)
+class LayerDependencyTest {
+
+    @ArchTest
+    static final ArchRule onlyUiUsesJavaFxOrChartFx = onlyUiUsesJavaFxOrChartFx("dev.runaway");
+
+    @ArchTest
+    static final ArchRule layersDependOneWay = layers("dev.runaway");
+
+    static ArchRule onlyUiUsesJavaFxOrChartFx(String root) {
+        return noClasses().that().resideOutsideOfPackage(root + ".ui..")
+                .should().dependOnClassesThat().resideInAnyPackage("javafx..", "io.fair_acc..");
+    }
+
+    static LayeredArchitecture layers(String root) {
+        return layeredArchitecture()
+                .consideringOnlyDependenciesInLayers()
+                .withOptionalLayers(true)
+                .layer("model").definedBy(root + ".model..")
+                .layer("sys").definedBy(root + ".sys..")
+                .layer("procfs").definedBy(root + ".procfs..")
+                .layer("sandbox").definedBy(root + ".sandbox..")
+                .layer("analysis").definedBy(root + ".analysis..")
+                .layer("timeline").definedBy(root + ".timeline..")
+                .layer("stop").definedBy(root + ".stop..")
+                .layer("drill").definedBy(root + ".drill..")
+                .layer("ui").definedBy(root + ".ui..")
+                .layer("tui").definedBy(root + ".tui..")
+                .layer("cli").definedBy(root + ".cli..")
+                .whereLayer("sys").mayOnlyBeAccessedByLayers(
+                        "procfs", "sandbox", "analysis", "timeline", "stop", "drill", "ui", "tui", "cli")
+                .whereLayer("procfs").mayOnlyBeAccessedByLayers(
+                        "sandbox", "analysis", "timeline", "stop", "drill", "ui", "tui", "cli")
+                .whereLayer("sandbox").mayOnlyBeAccessedByLayers(
+                        "analysis", "timeline", "stop", "drill", "ui", "tui", "cli")
+                .whereLayer("analysis").mayOnlyBeAccessedByLayers("timeline", "stop", "ui", "tui", "cli")
+                .whereLayer("timeline").mayOnlyBeAccessedByLayers("stop", "ui", "tui", "cli")
+                .whereLayer("stop").mayOnlyBeAccessedByLayers("ui", "tui", "cli")
+                .whereLayer("drill").mayOnlyBeAccessedByLayers("ui", "tui", "cli")
+                .whereLayer("ui").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("tui").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("cli").mayNotBeAccessedByAnyLayer()
+                // model: may be accessed by every layer, and (being the bottom) accesses none,
+                // which the rules above already say.
+                ;
+    }
+
+    private static JavaClasses badFixture() {
+        return new ClassFileImporter().importClasses(BadModel.class, FixtureView.class);
+    }
+
+    @Test
+    void javaFxRuleFailsOnAModelClassThatUsesJavaFx() {
+        assertThat(onlyUiUsesJavaFxOrChartFx("dev.runaway.arch.fixture").evaluate(badFixture()).hasViolation())
+                .isTrue();
+    }
+
+    @Test
+    void layerRuleFailsOnAModelClassThatUsesTheUi() {
+        assertThat(layers("dev.runaway.arch.fixture").evaluate(badFixture()).hasViolation()).isTrue();
+    }
+
+    @Test
+    void controlViolationsNameTheBadDependencies() {
+        String javaFx = onlyUiUsesJavaFxOrChartFx("dev.runaway.arch.fixture").evaluate(badFixture())
+                .getFailureReport().toString();
+        String layering = layers("dev.runaway.arch.fixture").evaluate(badFixture())
+                .getFailureReport().toString();
+
+        assertThat(javaFx).contains(BadModel.class.getName()).contains("javafx.scene.Node");
+        assertThat(layering).contains(BadModel.class.getName()).contains(FixtureView.class.getName());
+    }
+}

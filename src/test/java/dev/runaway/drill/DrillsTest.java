@@ -1,0 +1,184 @@
+package dev.runaway.drill;
+
+import dev.runaway.procfs.ProcStat;
+import dev.runaway.sandbox.CgroupSandbox;
+import dev.runaway.sandbox.SandboxMonitor;
+import dev.runaway.sandbox.SandboxSample;
+import dev.runaway.sandbox.TeardownReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every drill, on real processes, at a small cap (a literal per test): it grows until the cap
+ * stops it, never past it, and tears down to zero leaving no process, cgroup or folder.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class DrillsTest {
+    private static final Path PROC = Path.of("/proc");
+    private static final Duration LIFETIME = Duration.ofMinutes(2);
+
+    @Test
+    void linearIsOneChainThatHoldsMemoryAndStopsAtItsCap() throws Exception {
+        try (Drill drill = Drills.start(Scenario.LINEAR, 24, LIFETIME, false)) {
+            assertThat(drill.info().levelMiB()).isEqualTo(16);
+            int most = growToCap(drill, 24);
+            List<ProcStat> members = members(drill);
+            assertThat(children(members).values()).as("each level has at most one child").allMatch(n -> n <= 1);
+            assertThat(roots(members)).as("one chain").hasSize(1);
+            long rss = members.stream().mapToLong(ProcStat::rssPages).sum() * 4096;
+            assertThat(rss).as("each level holds its 16 MiB").isGreaterThan(20L * 15 * 1024 * 1024);
+            assertThat(most).isLessThanOrEqualTo(24);
+            assertTornDownToZero(drill);
+        }
+    }
+
+    @Test
+    void orphansAreThreeChainsAllParentedOutsideTheDrill() throws Exception {
+        try (Drill drill = Drills.start(Scenario.ORPHANS, 30, LIFETIME, false)) {
+            growToCap(drill, 30);
+            // Middle processes linger 200 ms each while the chains still grow; at the cap only
+            // a retrying middle per chain can be left, and everything else is an orphan.
+            List<ProcStat> members;
+            List<ProcStat> settled;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            do {
+                Thread.sleep(100);
+                members = members(drill);
+                Set<Integer> pids = new HashSet<>();
+                members.forEach(m -> pids.add(m.pid()));
+                settled = members.stream().filter(m -> !pids.contains(m.ppid())).toList();
+            } while (settled.size() < members.size() - 3 && System.nanoTime() < deadline);
+            assertThat(settled.size()).as("all but at most one middle process per chain are parented outside")
+                    .isGreaterThanOrEqualTo(members.size() - 3).isGreaterThanOrEqualTo(20);
+            Set<Integer> pids = new HashSet<>();
+            members.forEach(m -> pids.add(m.pid()));
+            Set<Integer> sessions = new HashSet<>();
+            settled.forEach(m -> sessions.add(m.session()));
+            assertThat(sessions).as("three chains, one session each").hasSize(3);
+            assertThat(sessions).as("every session leader is gone").doesNotContainAnyElementsOf(pids);
+            Path tool = drill.folder().resolve("cache/tool");
+            assertThat(Files.readSymbolicLink(PROC.resolve(settled.get(0).pid() + "/exe"))).isEqualTo(tool);
+            assertTornDownToZero(drill);
+        }
+    }
+
+    @Test
+    void recursiveReentersThroughTwoInterpreters() throws Exception {
+        try (Drill drill = Drills.start(Scenario.RECURSIVE, 24, LIFETIME, false)) {
+            growToCap(drill, 24);
+            List<String> commands = new ArrayList<>();
+            for (ProcStat m : members(drill)) commands.add(cmdline(m.pid()));
+            assertThat(commands).anyMatch(c -> c.contains("deploy.sh"));
+            assertThat(commands).anyMatch(c -> c.contains("-m unittest discover"));
+            assertThat(commands.stream().filter(c -> c.contains("deploy.sh")).count())
+                    .as("deploy.sh re-entered").isGreaterThanOrEqualTo(3);
+            assertTornDownToZero(drill);
+        }
+    }
+
+    @Test
+    void fanoutGrowsExponentiallyToItsCap() throws Exception {
+        try (Drill drill = Drills.start(Scenario.FANOUT, 40, LIFETIME, false)) {
+            growToCap(drill, 40);
+            assertThat(children(members(drill)).values()).as("processes with two children").contains(2);
+            assertTornDownToZero(drill);
+        }
+    }
+
+    @Test
+    void aDetachedDrillIsListedAndStoppedById() throws Exception {
+        Drill drill = Drills.start(Scenario.FANOUT, 10, LIFETIME, true);
+        try {
+            assertThat(Drills.list()).anySatisfy(d -> {
+                assertThat(d.sandbox().name().label()).isEqualTo(drill.info().id());
+                assertThat(d.info()).map(DrillInfo::scenario).contains(Scenario.FANOUT);
+            });
+            Optional<TeardownReport> report = Drills.stop(drill.info().id().substring(Drills.LABEL_PREFIX.length()));
+            assertThat(report).hasValueSatisfying(r -> assertThat(r.zeroConfirmed()).isTrue());
+            assertThat(Drills.list()).noneSatisfy(d -> assertThat(d.sandbox().name().label()).isEqualTo(drill.info().id()));
+            assertThat(drill.folder()).doesNotExist();
+            assertThat(Drills.stop(drill.info().id())).isEmpty();
+        } finally {
+            drill.teardown();
+        }
+    }
+
+    /** Waits until the cap has refused a fork; returns the most tasks seen on the way. */
+    private static int growToCap(Drill drill, int cap) throws InterruptedException {
+        SandboxMonitor monitor = new SandboxMonitor(drill.sandbox());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
+        int most = 0;
+        SandboxSample s = monitor.sample();
+        while (s.failedForks() <= 0 && System.nanoTime() < deadline) {
+            most = Math.max(most, s.tasks());
+            Thread.sleep(20);
+            s = monitor.sample();
+        }
+        most = Math.max(most, s.tasks());
+        assertThat(s.failedForks()).as("the cap refused a fork (log: %s)", log(drill)).isPositive();
+        assertThat(most).as("never past the cap").isLessThanOrEqualTo(cap);
+        assertThat(s.tasks()).as("grew to the cap").isGreaterThanOrEqualTo(cap - 3);
+        return most;
+    }
+
+    private static void assertTornDownToZero(Drill drill) {
+        Set<Integer> before = drill.sandbox().memberPids();
+        TeardownReport report = drill.teardown();
+        assertThat(report.zeroConfirmed()).as(report.summary()).isTrue();
+        assertThat(((CgroupSandbox) drill.sandbox()).dirs().all()).allSatisfy(d -> assertThat(d).doesNotExist());
+        assertThat(drill.folder()).doesNotExist();
+        for (int pid : before) {
+            assertThat(ProcStat.read(PROC, pid).filter(s -> !s.isZombie() && s.comm().contains("drill")))
+                    .as("member %d after teardown", pid).isEmpty();
+        }
+    }
+
+    private static List<ProcStat> members(Drill drill) {
+        List<ProcStat> stats = new ArrayList<>();
+        for (int pid : drill.sandbox().memberPids()) ProcStat.read(PROC, pid).ifPresent(stats::add);
+        return stats;
+    }
+
+    private static java.util.Map<Integer, Integer> children(List<ProcStat> members) {
+        java.util.Map<Integer, Integer> counts = new java.util.HashMap<>();
+        Set<Integer> pids = new HashSet<>();
+        members.forEach(m -> pids.add(m.pid()));
+        for (ProcStat m : members) if (pids.contains(m.ppid())) counts.merge(m.ppid(), 1, Integer::sum);
+        return counts;
+    }
+
+    private static List<ProcStat> roots(List<ProcStat> members) {
+        Set<Integer> pids = new HashSet<>();
+        members.forEach(m -> pids.add(m.pid()));
+        return members.stream().filter(m -> !pids.contains(m.ppid())).toList();
+    }
+
+    private static String cmdline(int pid) {
+        try {
+            return new String(Files.readAllBytes(PROC.resolve(pid + "/cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (java.io.IOException gone) {
+            return "";
+        }
+    }
+
+    private static String log(Drill drill) {
+        try {
+            return Files.readString(drill.folder().resolve("drill.log"));
+        } catch (java.io.IOException e) {
+            return "(no log)";
+        }
+    }
+}
