@@ -24,15 +24,19 @@ import java.util.concurrent.Callable;
 
 /** {@code runaway drill}: start, list and stop contained practice incidents. */
 @Command(name = "drill", mixinStandardHelpOptions = true,
-        description = {"Start a contained practice incident: real processes that run away inside a sandbox",
-                "(a cgroup with a process-count cap), shown live until you tear it down.",
+        description = "Start a contained practice incident: real processes that run away inside a sandbox "
+                + "(a cgroup with a process-count cap), shown live until you tear it down.",
+        footerHeading = "%nScenarios:%n",
+        footer = {"  linear     one chain, ~16 MiB a level, ~32 levels a second (cap 400)",
+                "  orphans    three chains of a disposable binary, parented to init (cap 600)",
+                "  recursive  deploy.sh runs the tests, a test runs deploy.sh (cap 200)",
+                "  fanout     each process starts two more (cap 1000)",
                 "",
-                "Scenarios:",
-                "  linear     one chain, ~16 MiB and ~32 new levels a second (default cap 400)",
-                "  orphans    three chains of a disposable binary, all parented to init (default cap 600)",
-                "  recursive  deploy.sh runs the tests, a test runs deploy.sh (default cap 200)",
-                "  fanout     each process starts two more (default cap 1000)",
-                ""},
+                "Examples:",
+                "  runaway drill linear                 watch it grow to its cap, then press q",
+                "  runaway drill orphans --detach       leave it running for another tool",
+                "  runaway drill --list",
+                "  runaway drill --stop drill-orphans-1a2b"},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done, torn down to zero", "1:zero was not confirmed", "2:usage or start error",
                 "3:no drill with that id"})

@@ -40,6 +40,7 @@ public final class Drill implements AutoCloseable {
     public TeardownReport teardown() {
         TeardownReport report = sandbox.teardown();
         DrillFiles.deleteTree(folder());
+        Drills.forget(this);
         return report;
     }
 

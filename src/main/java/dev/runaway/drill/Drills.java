@@ -33,6 +33,9 @@ public final class Drills {
     private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).enable(SerializationFeature.INDENT_OUTPUT);
 
+    private static final java.util.Set<Drill> OPEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final java.util.concurrent.atomic.AtomicBoolean HOOK_ADDED = new java.util.concurrent.atomic.AtomicBoolean();
+
     private Drills() {
     }
 
@@ -55,12 +58,26 @@ public final class Drills {
             DrillInfo info = new DrillInfo(id, scenario, sandbox.id(), sandbox.containment(), maxTasks, root.pid(),
                     folder.toString(), levelMiB, Instant.now(), lifetime.toSeconds(), detach);
             JSON.writeValue(folder.resolve("drill.json").toFile(), info);
-            return new Drill(info, sandbox, root);
+            Drill drill = new Drill(info, sandbox, root);
+            if (!detach) tearDownAtExit(drill);
+            return drill;
         } catch (IOException | RuntimeException e) {
             sandbox.teardown();
             DrillFiles.deleteTree(folder);
             throw e;
         }
+    }
+
+    /** The sandbox has its own hook; this one also removes the drill's folder. */
+    private static void tearDownAtExit(Drill drill) {
+        if (HOOK_ADDED.compareAndSet(false, true)) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(Drill::teardown), "runaway-drill-teardown"));
+        }
+        OPEN.add(drill);
+    }
+
+    static void forget(Drill drill) {
+        OPEN.remove(drill);
     }
 
     static List<String> command(Scenario scenario, Path folder, long levelMiB) throws IOException {

@@ -208,7 +208,7 @@ public final class CgroupSandbox implements Sandbox {
 
     @Override
     public synchronized TeardownReport teardown() {
-        if (report == null) {
+        if (report == null || !report.zeroConfirmed()) { // a failed teardown may be tried again
             report = CgroupTeardown.run(dirs);
             Sandboxes.forget(this);
         }

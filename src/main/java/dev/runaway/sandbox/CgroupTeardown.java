@@ -47,8 +47,9 @@ final class CgroupTeardown {
     }
 
     private static TeardownReport.Step kill(CgroupDirs dirs) {
+        int members = CgroupFiles.membersRecursive(dirs.memberDir()).size();
         if (dirs.unified() != null && CgroupFiles.tryWrite(dirs.unified().resolve("cgroup.kill"), "1")) {
-            return new TeardownReport.Step("kill", CgroupFiles.membersRecursive(dirs.memberDir()).size(), "cgroup.kill");
+            return new TeardownReport.Step("kill", members, "cgroup.kill");
         }
         return new TeardownReport.Step("kill", killEach(dirs), "SIGKILL to each member");
     }

@@ -33,7 +33,7 @@ public sealed interface Sandbox extends AutoCloseable permits CgroupSandbox, Ses
     /** How often a fork was refused by the cap so far; -1 where the containment cannot tell. */
     long failedForks();
 
-    /** Tears the sandbox down in the stop order; idempotent. */
+    /** Tears the sandbox down in the stop order; idempotent once zero is confirmed, else tries again. */
     TeardownReport teardown();
 
     @Override

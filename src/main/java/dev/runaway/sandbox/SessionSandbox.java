@@ -151,7 +151,7 @@ public final class SessionSandbox implements Sandbox {
     /** SIGSTOP sweeps until one finds nobody new (growth stopped), then SIGKILL, then confirm. */
     @Override
     public synchronized TeardownReport teardown() {
-        if (report != null) return report;
+        if (report != null && report.zeroConfirmed()) return report; // a failed one may be tried again
         long started = System.nanoTime();
         List<TeardownReport.Step> steps = new ArrayList<>();
         Set<Integer> stopped = new HashSet<>();

@@ -108,18 +108,22 @@ public final class DrillScreen {
         return "[" + "#".repeat(filled) + ".".repeat(width - filled) + "]";
     }
 
-    /** One bar per tenth of the history, newest right, scaled to the highest count shown. */
+    /**
+     * The whole drill so far in {@code width} bars, newest right: each bar is the highest task
+     * count in its slice of time, scaled to the highest count overall.
+     */
     static String sparkline(List<SandboxSample> history, int width) {
         if (history.isEmpty() || width <= 0) return "";
         int n = Math.min(width, history.size());
-        int max = 1;
         int[] values = new int[n];
-        for (int i = 0; i < n; i++) {
-            values[i] = history.get(history.size() - n + i).tasks();
-            max = Math.max(max, values[i]);
+        for (int i = 0; i < history.size(); i++) {
+            int bucket = (int) ((long) i * n / history.size());
+            values[bucket] = Math.max(values[bucket], history.get(i).tasks());
         }
+        int max = 1;
+        for (int v : values) max = Math.max(max, v);
         StringBuilder b = new StringBuilder(n);
-        for (int v : values) b.append(BARS[(int) Math.min(BARS.length - 1, (long) v * (BARS.length - 1) / max)]);
+        for (int v : values) b.append(BARS[(int) ((long) v * (BARS.length - 1) / max)]);
         return b.toString();
     }
 }

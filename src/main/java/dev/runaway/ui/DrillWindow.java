@@ -36,6 +36,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class DrillWindow {
     private static final AtomicBoolean TOOLKIT_STARTED = new AtomicBoolean();
+    private static final String FIGURE_STYLE = "-fx-font-size: 28px; -fx-font-weight: bold;";
 
     final Drill drill;
     final SandboxMonitor monitor;
@@ -94,6 +95,7 @@ public final class DrillWindow {
 
         tearDown.setStyle("-fx-font-size: 14px; -fx-font-weight: bold;");
         tearDown.setDefaultButton(true);
+        tearDown.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         tearDown.setOnAction(e -> tearDownInBackground());
         status.setText("sandbox: " + drill.sandbox().containment());
         status.setWrapText(true);
@@ -111,16 +113,19 @@ public final class DrillWindow {
     private XYChart chart() {
         DefaultNumericAxis time = new DefaultNumericAxis("time since start", "s");
         time.setAutoRangePadding(0.02);
-        DefaultNumericAxis taskAxis = new DefaultNumericAxis("tasks", "");
+        DefaultNumericAxis taskAxis = new DefaultNumericAxis("tasks");
+        taskAxis.setUnit(null);
         taskAxis.setForceZeroInRange(true);
         DefaultNumericAxis memoryAxis = new DefaultNumericAxis("memory", "MiB");
         memoryAxis.setSide(Side.RIGHT);
         memoryAxis.setForceZeroInRange(true);
 
         XYChart chart = new XYChart(time, taskAxis);
+        ((ErrorDataSetRenderer) chart.getRenderers().get(0)).setDrawMarker(false);
         chart.setTitle("Tasks and memory in the drill's sandbox");
         chart.getDatasets().addAll(tasks, cap);
         ErrorDataSetRenderer memoryRenderer = new ErrorDataSetRenderer();
+        memoryRenderer.setDrawMarker(false);
         memoryRenderer.getAxes().add(memoryAxis);
         memoryRenderer.getDatasets().add(memory);
         chart.getRenderers().add(memoryRenderer);
@@ -142,7 +147,7 @@ public final class DrillWindow {
             rateFigure.setText(rate);
             memoryFigure.setText(Units.bytes(s.rssBytes()));
             refusedFigure.setText(Long.toString(Math.max(0, s.failedForks())));
-            refusedFigure.setStyle(s.failedForks() > 0 ? "-fx-text-fill: #b00020;" : "");
+            refusedFigure.setStyle(FIGURE_STYLE + (s.failedForks() > 0 ? " -fx-text-fill: #b00020;" : ""));
         });
     }
 
@@ -155,8 +160,13 @@ public final class DrillWindow {
             Platform.runLater(() -> {
                 status.setText((report.zeroConfirmed() ? "Zero confirmed. " : report.remaining() + " processes left! ")
                         + report.summary());
-                tearDown.setText(report.zeroConfirmed() ? "Torn down" : "Try again");
-                tearDown.setDisable(report.zeroConfirmed());
+                tearDown.setDisable(false);
+                if (report.zeroConfirmed()) {
+                    tearDown.setText("Close");
+                    tearDown.setOnAction(e -> tearDown.getScene().getWindow().hide());
+                } else {
+                    tearDown.setText("Try again");
+                }
             });
         }, "runaway-drill-teardown");
         worker.setDaemon(true);
@@ -165,7 +175,7 @@ public final class DrillWindow {
 
     private static Label figure() {
         Label label = new Label("-");
-        label.setStyle("-fx-font-size: 28px; -fx-font-weight: bold;");
+        label.setStyle(FIGURE_STYLE);
         return label;
     }
 
