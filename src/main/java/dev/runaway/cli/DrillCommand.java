@@ -12,10 +12,12 @@ import dev.runaway.sandbox.TeardownReport;
 import dev.runaway.tui.DrillScreen;
 import dev.runaway.ui.DrillWindow;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -66,11 +68,16 @@ public final class DrillCommand implements Callable<Integer> {
     @Option(names = "--stop", paramLabel = "ID", description = "tear a drill down: stop growth, kill, confirm zero")
     String stopId;
 
-    private final PrintStream out = System.out;
-    private final PrintStream err = System.err;
+    @Spec
+    CommandSpec spec;
+
+    private PrintWriter out;
+    private PrintWriter err;
 
     @Override
     public Integer call() throws Exception {
+        out = spec.commandLine().getOut();
+        err = spec.commandLine().getErr();
         if (list) return list();
         if (stopId != null) return stop(stopId);
         if (scenario == null) {
@@ -91,6 +98,7 @@ public final class DrillCommand implements Callable<Integer> {
         }
         Drill drill = Drills.start(chosen, cap, lifetime, detach);
         out.println(drill.describe());
+        out.flush();
         if (detach) {
             out.println("Running detached. Stop it with: runaway drill --stop " + drill.info().id());
             return 0;
@@ -125,6 +133,7 @@ public final class DrillCommand implements Callable<Integer> {
             }
         }
         DrillScreen screen = new DrillScreen(drill, monitor, out);
+        out.flush();
         if (chosen == View.TERMINAL) screen.showInteractive();
         else screen.showLines();
     }

@@ -21,6 +21,15 @@ public final class Main implements Runnable {
     }
 
     static CommandLine commandLine() {
-        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler(Main::explain);
+    }
+
+    /** A failure is told in words, with exit status 2; the stack trace only when asked for. */
+    private static int explain(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
+        command.getErr().println("runaway " + command.getCommandName() + ": " + e.getMessage());
+        if (System.getenv("RUNAWAY_DEBUG") != null) e.printStackTrace(command.getErr());
+        else command.getErr().println("(set RUNAWAY_DEBUG=1 for the details)");
+        return 2;
     }
 }

@@ -8,7 +8,7 @@ import dev.runaway.sandbox.SandboxSample;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -26,9 +26,9 @@ public final class DrillScreen {
 
     private final Drill drill;
     private final SandboxMonitor monitor;
-    private final PrintStream out;
+    private final PrintWriter out;
 
-    public DrillScreen(Drill drill, SandboxMonitor monitor, PrintStream out) {
+    public DrillScreen(Drill drill, SandboxMonitor monitor, PrintWriter out) {
         this.drill = drill;
         this.monitor = monitor;
         this.out = out;
