@@ -55,7 +55,9 @@ public final class Drill implements AutoCloseable {
                 + "  sandbox:   " + sandbox.containment() + "\n"
                 + "  root pid:  " + info.rootPid() + "\n"
                 + "  cap:       " + info.maxTasks() + " tasks\n"
-                + (info.levelMiB() > 0 ? "  memory:    " + info.levelMiB() + " MiB per level\n" : "")
+                + (info.scenario() == Scenario.LINEAR ? "  memory:    " + info.levelMiB() + " MiB per level"
+                        + (info.levelMiB() < Drills.LINEAR_LEVEL_MIB ? " (less than " + Drills.LINEAR_LEVEL_MIB
+                        + ": the cap times that would take over a quarter of the free memory)" : "") + "\n" : "")
                 + "  folder:    " + info.folder() + "\n"
                 + "  lifetime:  " + info.lifetimeSeconds() + " s" + (info.detached() ? " (detached)" : "");
     }

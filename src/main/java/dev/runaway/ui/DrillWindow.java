@@ -122,12 +122,12 @@ public final class DrillWindow {
 
         XYChart chart = new XYChart(time, taskAxis);
         ((ErrorDataSetRenderer) chart.getRenderers().get(0)).setDrawMarker(false);
-        ((ErrorDataSetRenderer) chart.getRenderers().get(0)).setMarkerSize(0);
+        ((ErrorDataSetRenderer) chart.getRenderers().get(0)).setErrorStyle(io.fair_acc.chartfx.renderer.ErrorStyle.NONE);
         chart.setTitle("Tasks and memory in the drill's sandbox");
         chart.getDatasets().addAll(tasks, cap);
         ErrorDataSetRenderer memoryRenderer = new ErrorDataSetRenderer();
         memoryRenderer.setDrawMarker(false);
-        memoryRenderer.setMarkerSize(0);
+        memoryRenderer.setErrorStyle(io.fair_acc.chartfx.renderer.ErrorStyle.NONE);
         memoryRenderer.getAxes().add(memoryAxis);
         memoryRenderer.getDatasets().add(memory);
         chart.getRenderers().add(memoryRenderer);
