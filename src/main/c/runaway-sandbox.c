@@ -133,50 +133,29 @@ static long long start_ticks(pid_t pid) {
     return p ? strtoll(p, NULL, 10) : -1;
 }
 
-/* Kills every member of DIR and of its sub-cgroups; returns how many it signalled. */
-static int kill_members(const char *dir) {
-    int killed = 0;
+/* Visits every member of DIR and of its sub-cgroups. With SIG, sends it and returns how many
+ * it reached; with 0, returns how many members there are. */
+static int walk_members(const char *dir, int sig) {
+    int reached = 0;
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/cgroup.procs", dir);
     FILE *f = fopen(path, "re");
     if (f) {
         long pid;
         while (fscanf(f, "%ld", &pid) == 1)
-            if (pid > 1 && kill((pid_t)pid, SIGKILL) == 0) killed++;
+            if (sig == 0 || (pid > 1 && kill((pid_t)pid, sig) == 0)) reached++;
         fclose(f);
     }
     DIR *d = opendir(dir);
-    if (!d) return killed;
+    if (!d) return reached;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         if (e->d_type != DT_DIR || e->d_name[0] == '.') continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        killed += kill_members(path);
+        reached += walk_members(path, sig);
     }
     closedir(d);
-    return killed;
-}
-
-static int count_members(const char *dir) {
-    char path[PATH_MAX];
-    int count = 0;
-    snprintf(path, sizeof path, "%s/cgroup.procs", dir);
-    FILE *f = fopen(path, "re");
-    if (f) {
-        long pid;
-        while (fscanf(f, "%ld", &pid) == 1) count++;
-        fclose(f);
-    }
-    DIR *d = opendir(dir);
-    if (!d) return count;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_type != DT_DIR || e->d_name[0] == '.') continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        count += count_members(path);
-    }
-    closedir(d);
-    return count;
+    return reached;
 }
 
 static void remove_tree(const char *dir) {
@@ -211,8 +190,8 @@ static int teardown(const char **dirs, int n) {
         for (int i = 0; i < n; i++) {
             if (access(dirs[i], F_OK) != 0) continue;
             if (!file_exists(dirs[i], "cgroup.kill") || write_file(dirs[i], "cgroup.kill", "1") != 0)
-                kill_members(dirs[i]);
-            remaining += count_members(dirs[i]);
+                walk_members(dirs[i], SIGKILL);
+            remaining += walk_members(dirs[i], 0);
         }
         if (remaining == 0) break;
         sleep_ms(50);

@@ -166,17 +166,9 @@ public final class CgroupSandbox implements Sandbox {
     @Override
     public Process start(ProcessBuilder builder) throws IOException {
         if (report != null) throw new IllegalStateException("sandbox " + id() + " is torn down");
-        List<String> command = new ArrayList<>(List.of(NativeBinaries.find(NativeBinaries.SANDBOX).toString(), "enter"));
-        for (Path dir : dirs.all()) command.addAll(List.of("--cgroup", dir.toString()));
-        command.add("--");
-        command.addAll(builder.command());
-        List<String> original = List.copyOf(builder.command());
-        Process process;
-        try {
-            process = builder.command(command).start();
-        } finally {
-            builder.command(original);
-        }
+        List<String> options = new ArrayList<>();
+        for (Path dir : dirs.all()) options.addAll(List.of("--cgroup", dir.toString()));
+        Process process = Enter.start(builder, options);
         awaitJoined(process);
         return process;
     }

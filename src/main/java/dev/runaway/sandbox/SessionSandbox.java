@@ -65,16 +65,7 @@ public final class SessionSandbox implements Sandbox {
     public Process start(ProcessBuilder builder) throws IOException {
         if (report != null) throw new IllegalStateException("sandbox " + id + " is torn down");
         int limit = userTasks() + spec.tasksMax();
-        List<String> command = new ArrayList<>(List.of(NativeBinaries.find(NativeBinaries.SANDBOX).toString(),
-                "enter", "--setsid", "--nproc", Integer.toString(limit), "--"));
-        command.addAll(builder.command());
-        List<String> original = List.copyOf(builder.command());
-        Process process;
-        try {
-            process = builder.command(command).start();
-        } finally {
-            builder.command(original);
-        }
+        Process process = Enter.start(builder, List.of("--setsid", "--nproc", Integer.toString(limit)));
         int session = (int) process.pid(); // setsid makes the leader's pid the session id
         sessions.add(session);
         startWatchdog(session);
