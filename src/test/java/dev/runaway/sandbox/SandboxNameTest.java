@@ -55,7 +55,7 @@ class SandboxNameTest {
     @ParameterizedTest
     @ValueSource(strings = {"system.slice", "user-1000.slice", "runaway-sandbox.x.1.2.a", "runaway-sandbox.1.2.a",
             "runaway-sandbox.1.2.3.", "runaway-sandbox.1.2.3.a b", "xrunaway-sandbox.1.2.3.a", "runaway-sandbox.1.2.3.a/b",
-            "init.scope", ""})
+            "init.scope", "", "runaway-sandbox.99999999999.1.2.x", "runaway-sandbox.1.2.123456789012345678901234.x"})
     void unrelatedCgroupNamesDoNotParse(String cgroup) {
         assertThat(SandboxName.parse(cgroup)).isEmpty();
     }
