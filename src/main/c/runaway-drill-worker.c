@@ -9,6 +9,8 @@
  *                                   after 1/PER_SECOND s: one chain (the deploy-script loop)
  *   fanout PER_SECOND               each process starts two children: exponential growth
  *   orphans-start CHAINS PER_SECOND starts CHAINS chains, each in its own session, and exits
+ *   sleepers N                      N sleeping processes, forked as a balanced tree (depth
+ *                                   log2 N, so fork-only costs nothing quadratic): for benches
  *   orphans CHAIN LEVEL PER_SECOND  each level double-forks the next and stays; the middle
  *                                   process lingers 200 ms, so a sampler can see the next level
  *                                   under it before it is reparented to init; level 0 (the
@@ -143,6 +145,37 @@ static void run_orphans(long chain, long level, long per_second) {
     hold_forever();
 }
 
+/* This process plus its descendants make N; prints "ready" on stdout when all N exist. */
+static void spawn_sleepers(long n, int report_fd) {
+    while (n > 1) {
+        long right = (n - 1) / 2;          /* the child takes this many, we keep the rest */
+        if (right == 0) right = 1;
+        pid_t child = fork_retrying("sleepers", n);
+        if (child == 0) { n = right; continue; }
+        n -= right;
+    }
+    if (report_fd >= 0 && write(report_fd, "x", 1) != 1) _exit(5);
+    if (report_fd >= 0) close(report_fd);
+    hold_forever();
+}
+
+static void run_sleepers(long n) {
+    int fds[2];
+    if (pipe(fds) != 0) exit(5);
+    if (fork_retrying("sleepers", 0) == 0) {
+        close(fds[0]);
+        spawn_sleepers(n, fds[1]);
+    }
+    close(fds[1]);
+    long seen = 0;
+    char buf[4096];
+    ssize_t got;
+    while (seen < n && (got = read(fds[0], buf, sizeof buf)) > 0) seen += got;
+    printf(seen == n ? "ready %ld\n" : "short %ld\n", seen);
+    fflush(stdout);
+    hold_forever();
+}
+
 static void run_orphans_start(long chains, long per_second) {
     char c[24], rate[24];
     snprintf(rate, sizeof rate, "%ld", per_second);
@@ -163,11 +196,13 @@ int main(int argc, char **argv) {
         run_linear(number(argv[2], 0, 1L << 30), number(argv[3], 0, 1024), number(argv[4], 1, 1000));
     else if (!strcmp(mode, "fanout") && argc == 3)
         run_fanout(number(argv[2], 1, 1000));
+    else if (!strcmp(mode, "sleepers") && argc == 3)
+        run_sleepers(number(argv[2], 1, 1L << 22));
     else if (!strcmp(mode, "orphans-start") && argc == 4)
         run_orphans_start(number(argv[2], 1, 64), number(argv[3], 1, 1000));
     else if (!strcmp(mode, "orphans") && argc == 5)
         run_orphans(number(argv[2], 0, 64), number(argv[3], 0, 1L << 30), number(argv[4], 1, 1000));
     fprintf(stderr, "usage: runaway-drill-worker linear LEVEL MIB PER_SECOND | fanout PER_SECOND |\n"
-                    "       orphans-start CHAINS PER_SECOND | orphans CHAIN LEVEL PER_SECOND\n");
+                    "       orphans-start CHAINS PER_SECOND | orphans CHAIN LEVEL PER_SECOND | sleepers N\n");
     return 2;
 }

@@ -11,9 +11,11 @@ import java.util.Optional;
 /**
  * The fields of /proc/PID/stat that Runaway uses, numbered as in proc(5). The command name
  * (field 2) may hold spaces and parentheses, so the line is split at the last ')'.
+ *
+ * @param cpuTicks utime + stime (fields 14 and 15)
  */
 public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int session,
-                       int numThreads, long startTicks, long rssPages) {
+                       int numThreads, long startTicks, long rssPages, long cpuTicks) {
 
     public ProcessIdentity identity() {
         return new ProcessIdentity(pid, startTicks);
@@ -27,24 +29,93 @@ public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int
     public static Optional<ProcStat> read(Path procRoot, int pid) {
         try {
             byte[] bytes = Files.readAllBytes(procRoot.resolve(Integer.toString(pid)).resolve("stat"));
-            return Optional.of(parse(new String(bytes, StandardCharsets.ISO_8859_1)));
+            return Optional.of(parse(bytes, bytes.length));
         } catch (IOException | IllegalArgumentException gone) {
             return Optional.empty();
         }
     }
 
     public static ProcStat parse(String line) {
-        int open = line.indexOf('(');
-        int close = line.lastIndexOf(')');
-        if (open < 0 || close < open || close + 2 > line.length()) {
-            throw new IllegalArgumentException("not a stat line: " + line);
+        byte[] bytes = line.getBytes(StandardCharsets.ISO_8859_1);
+        return parse(bytes, bytes.length);
+    }
+
+    /**
+     * Parses the first {@code length} bytes of a stat line without splitting it into strings:
+     * the scanner reads this for every process, tens of thousands of times a second.
+     */
+    public static ProcStat parse(byte[] line, int length) {
+        int open = indexOf(line, length, (byte) '(');
+        int close = lastIndexOf(line, length, (byte) ')');
+        if (open < 1 || close < open || close + 2 >= length) throw new IllegalArgumentException("not a stat line");
+        FieldCursor c = new FieldCursor(line, length, close + 2);
+        int pid = (int) parseLong(line, 0, open - 1);
+        String comm = new String(line, open + 1, close - open - 1, StandardCharsets.ISO_8859_1);
+        char state = (char) line[c.start(3)];
+        int ppid = (int) c.number(4);
+        int pgrp = (int) c.number(5);
+        int session = (int) c.number(6);
+        long cpu = c.number(14) + c.number(15);
+        int threads = (int) c.number(20);
+        long start = c.number(22);
+        long rss = c.number(24);
+        return new ProcStat(pid, comm, state, ppid, pgrp, session, threads, start, rss, cpu);
+    }
+
+    private static int indexOf(byte[] b, int length, byte x) {
+        for (int i = 0; i < length; i++) if (b[i] == x) return i;
+        return -1;
+    }
+
+    private static int lastIndexOf(byte[] b, int length, byte x) {
+        for (int i = length - 1; i >= 0; i--) if (b[i] == x) return i;
+        return -1;
+    }
+
+    /** A whole signed decimal in [from, to); anything else is not a stat line. */
+    static long parseLong(byte[] b, int from, int to) {
+        int i = from;
+        boolean negative = i < to && b[i] == '-';
+        if (negative) i++;
+        if (i >= to) throw new IllegalArgumentException("empty number");
+        long value = 0;
+        for (; i < to; i++) {
+            int digit = b[i] - '0';
+            if (digit < 0 || digit > 9) throw new IllegalArgumentException("not a number");
+            value = value * 10 + digit;
         }
-        int pid = Integer.parseInt(line.substring(0, open).trim());
-        String comm = line.substring(open + 1, close);
-        // After ") " the fields start at number 3 (state); index i holds field i + 3.
-        String[] f = line.substring(close + 2).trim().split(" ");
-        if (f.length < 22) throw new IllegalArgumentException("short stat line: " + line);
-        return new ProcStat(pid, comm, f[0].charAt(0), Integer.parseInt(f[1]), Integer.parseInt(f[2]),
-                Integer.parseInt(f[3]), Integer.parseInt(f[17]), Long.parseLong(f[19]), Long.parseLong(f[21]));
+        return negative ? -value : value;
+    }
+
+    /** Walks the space-separated fields after the name, forward only, by proc(5) number. */
+    private static final class FieldCursor {
+        private final byte[] b;
+        private final int length;
+        private int field = 3;
+        private int pos;
+
+        FieldCursor(byte[] b, int length, int firstFieldStart) {
+            this.b = b;
+            this.length = length;
+            this.pos = firstFieldStart;
+        }
+
+        int start(int wanted) {
+            while (field < wanted) {
+                while (pos < length && b[pos] != ' ') pos++;
+                if (pos >= length) throw new IllegalArgumentException("short stat line");
+                pos++;
+                field++;
+            }
+            if (pos >= length) throw new IllegalArgumentException("short stat line");
+            return pos;
+        }
+
+        long number(int wanted) {
+            int from = start(wanted);
+            int to = from;
+            while (to < length && b[to] != ' ' && b[to] != '\n') to++;
+            return parseLong(b, from, to);
+        }
     }
 }

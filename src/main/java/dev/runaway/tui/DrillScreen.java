@@ -61,7 +61,7 @@ public final class DrillScreen {
         return Instant.now().isAfter(drill.info().startedAt().plusSeconds(drill.info().lifetimeSeconds()));
     }
 
-    private static boolean waitForQuit(InputStream keys, long millis) throws IOException, InterruptedException {
+    static boolean waitForQuit(InputStream keys, long millis) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMillis(millis).toNanos();
         while (System.nanoTime() < deadline) {
             while (keys.available() > 0) {

@@ -31,6 +31,16 @@ final class Terminal implements AutoCloseable {
         return new Terminal(saved);
     }
 
+    /** {rows, columns} of the terminal, or 40x120 when it cannot tell. */
+    static int[] size() {
+        try {
+            String[] parts = stty("size").trim().split("\\s+");
+            return new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])};
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            return new int[] {40, 120};
+        }
+    }
+
     InputStream input() {
         return input;
     }

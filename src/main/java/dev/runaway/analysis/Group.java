@@ -1,0 +1,21 @@
+package dev.runaway.analysis;
+
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * All processes of one command key, with the chains they are in and how the group grows.
+ *
+ * @param tasks               member processes
+ * @param parentedToInit      the top of every chain of the group is parented to init (or a subreaper
+ *                            that adopted it): nothing that started them is still alive
+ * @param cycle               when recursive, the command keys from one occurrence of this key to the
+ *                            next along an ancestry line, e.g. deploy.sh, python3 -m unittest, deploy.sh
+ * @param repeats             how many times the key occurs along the deepest such line
+ * @param secondsToExhaustion until memory, pid_max, threads-max or the group's pids.max runs out at
+ *                            this rate; empty when not heading there
+ */
+public record Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
+                    List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
+                    OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids) {
+}

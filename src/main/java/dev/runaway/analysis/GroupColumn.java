@@ -1,0 +1,75 @@
+package dev.runaway.analysis;
+
+import dev.runaway.model.Units;
+
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The columns of a group row, defined once: the terminal view, the scan table and the window
+ * show the same titles, units and formatting.
+ */
+public enum GroupColumn {
+    TASKS("TASKS", "tasks (threads) in the group", 7, g -> Integer.toString(g.tasks())),
+    GROWTH("GROWTH", "shape of the task count over the last 10 s", 11, g -> g.tasksGrowth().shape().json()),
+    RATE("RATE", "tasks per second", 9, g -> Units.perSecond(g.tasksGrowth().perSecond())),
+    MEMORY("MEMORY", "resident memory of the group", 10, g -> Units.bytes(g.rssBytes())),
+    EXHAUSTS("RUNS OUT", "time until memory, pid_max, threads-max or the cgroup cap runs out", 16,
+            g -> g.secondsToExhaustion().isPresent()
+                    ? String.format(Locale.ROOT, "%.0fs %s", g.secondsToExhaustion().getAsDouble(), g.exhaustedBy())
+                    : "-"),
+    CHAINS("CHAINS", "chains, and the deepest", 11, g -> g.chains().size() + " d" + deepest(g)),
+    FLAGS("FLAGS", "R recursive, I all parented to init", 6, g -> (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "")),
+    COMMAND("COMMAND", "command key: executable, or the script or module an interpreter runs", 0, Group::command);
+
+    private final String title;
+    private final String description;
+    private final int width;
+    private final Function<Group, String> value;
+
+    GroupColumn(String title, String description, int width, Function<Group, String> value) {
+        this.title = title;
+        this.description = description;
+        this.width = width;
+        this.value = value;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** Column width in characters; 0 for the last, which takes what is left. */
+    public int width() {
+        return width;
+    }
+
+    public String value(Group g) {
+        return value.apply(g);
+    }
+
+    private static int deepest(Group g) {
+        int d = 0;
+        for (Chain c : g.chains()) d = Math.max(d, c.depth());
+        return d;
+    }
+
+    /** A whole row (or, with null, the header), fitted to {@code totalWidth}. */
+    public static String row(Group g, int totalWidth) {
+        StringBuilder b = new StringBuilder();
+        for (GroupColumn c : values()) {
+            String text = g == null ? c.title : c.value(g);
+            if (c.width > 0) {
+                b.append(text.length() >= c.width ? text.substring(0, c.width - 1) : text);
+                b.append(" ".repeat(Math.max(1, c.width - Math.min(text.length(), c.width - 1))));
+            } else {
+                int room = Math.max(8, totalWidth - b.length());
+                b.append(text.length() > room ? "…" + text.substring(text.length() - room + 1) : text);
+            }
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,77 @@
+package dev.runaway.analysis;
+
+import dev.runaway.model.PulseSample;
+import dev.runaway.model.ScanSample;
+import dev.runaway.procfs.CgroupPids;
+import dev.runaway.procfs.ProcReader;
+import dev.runaway.procfs.ProcessTable;
+import dev.runaway.procfs.PulseReader;
+import dev.runaway.procfs.Sampler;
+import dev.runaway.sys.LibC;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The live machine, analysed: a sampler feeding an analyzer, publishing a snapshot after every
+ * scan (on the scan thread) and every pulse to whoever listens.
+ */
+public final class LiveAnalysis implements AutoCloseable {
+    private final Sampler sampler;
+    private final Analyzer analyzer;
+    private final PulseReader pulseReader;
+    private final List<Consumer<Snapshot>> listeners = new CopyOnWriteArrayList<>();
+    private volatile PulseSample latestPulse;
+    private volatile Snapshot latest;
+
+    public LiveAnalysis(Path procRoot, PulseReader pulse, CgroupPids cgroupPids) {
+        this.pulseReader = pulse;
+        this.sampler = new Sampler(pulse, new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize()));
+        this.analyzer = new Analyzer(cgroupPids);
+    }
+
+    public static LiveAnalysis live() {
+        return new LiveAnalysis(Path.of("/proc"), PulseReader.live(), CgroupPids.live());
+    }
+
+    public LiveAnalysis start() {
+        latestPulse = pulseReader.read();
+        sampler.onPulse(p -> latestPulse = p);
+        sampler.onScan(this::onScan);
+        sampler.start();
+        return this;
+    }
+
+    public void onPulse(Consumer<PulseSample> listener) {
+        sampler.onPulse(listener);
+    }
+
+    public void onSnapshot(Consumer<Snapshot> listener) {
+        listeners.add(listener);
+    }
+
+    /** The newest snapshot, or null before the first scan. */
+    public Snapshot latest() {
+        return latest;
+    }
+
+    public PulseSample latestPulse() {
+        return latestPulse;
+    }
+
+    private void onScan(ScanSample scan) {
+        Snapshot snapshot;
+        synchronized (analyzer) {
+            snapshot = analyzer.analyze(scan, latestPulse);
+        }
+        latest = snapshot;
+        for (Consumer<Snapshot> l : listeners) l.accept(snapshot);
+    }
+
+    @Override
+    public void close() {
+        sampler.close();
+    }
+}

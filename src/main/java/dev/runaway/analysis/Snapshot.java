@@ -1,0 +1,14 @@
+package dev.runaway.analysis;
+
+import dev.runaway.model.PulseSample;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The derived picture at one moment: the machine's figures from the newest pulse, and every
+ * command group with its chains, recursion and growth, most severe first.
+ */
+public record Snapshot(Instant time, PulseSample pulse, double forksPerSecond, GrowthFit totalGrowth,
+                       List<Group> groups, int processes, long scanNanos) {
+}

@@ -1,0 +1,82 @@
+package dev.runaway.analysis;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runaway.model.PulseSample;
+
+/**
+ * The snapshot as JSON, the shape {@code runaway scan --json} promises: top-level {@code time},
+ * {@code tasks}, {@code forksPerSecond}, {@code memory}, {@code swap}, {@code pressure} (null
+ * without PSI) and {@code groups}, most severe first.
+ */
+public final class SnapshotJson {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private SnapshotJson() {
+    }
+
+    public static ObjectNode of(Snapshot s) {
+        ObjectNode root = JSON.createObjectNode();
+        PulseSample p = s.pulse();
+        root.put("time", s.time().toString());
+        root.put("tasks", p.tasks());
+        root.put("forksPerSecond", round(s.forksPerSecond()));
+        root.put("processes", s.processes());
+        ObjectNode memory = root.putObject("memory");
+        memory.put("totalBytes", p.memoryTotalBytes());
+        memory.put("usedBytes", p.memoryUsedBytes());
+        memory.put("availableBytes", p.memoryAvailableBytes());
+        ObjectNode swap = root.putObject("swap");
+        swap.put("totalBytes", p.swapTotalBytes());
+        swap.put("usedBytes", p.swapUsedBytes());
+        if (p.pressure().isPresent()) {
+            ObjectNode pressure = root.putObject("pressure");
+            pressure.put("someAvg10", p.pressure().get().someAvg10());
+            pressure.put("fullAvg10", p.pressure().get().fullAvg10());
+        } else {
+            root.putNull("pressure");
+        }
+        root.put("pidMax", p.pidMax());
+        root.put("threadsMax", p.threadsMax());
+        ArrayNode groups = root.putArray("groups");
+        for (Group g : s.groups()) groups.add(group(g));
+        return root;
+    }
+
+    static ObjectNode group(Group g) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("command", g.command());
+        n.put("tasks", g.tasks());
+        ArrayNode chains = n.putArray("chains");
+        for (Chain c : g.chains()) {
+            ObjectNode cn = chains.addObject();
+            cn.put("rootPid", c.rootPid());
+            cn.put("depth", c.depth());
+            cn.put("tasks", c.tasks());
+        }
+        n.put("parentedToInit", g.parentedToInit());
+        n.put("recursive", g.recursive());
+        ArrayNode cycle = n.putArray("cycle");
+        if (g.recursive()) g.cycle().forEach(cycle::add);
+        n.put("repeats", g.repeats());
+        n.put("rssBytes", g.rssBytes());
+        n.put("tasksPerSecond", round(g.tasksGrowth().perSecond()));
+        n.put("bytesPerSecond", Math.round(g.bytesPerSecond()));
+        n.put("growth", g.tasksGrowth().shape().json());
+        if (g.secondsToExhaustion().isPresent()) {
+            n.put("secondsToExhaustion", round(g.secondsToExhaustion().getAsDouble()));
+            n.put("exhaustedBy", g.exhaustedBy());
+        } else {
+            n.putNull("secondsToExhaustion");
+            n.putNull("exhaustedBy");
+        }
+        ArrayNode pids = n.putArray("pids");
+        g.pids().forEach(pids::add);
+        return n;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.runaway.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.runaway.analysis.GroupColumn;
+import dev.runaway.analysis.LiveAnalysis;
+import dev.runaway.analysis.Snapshot;
+import dev.runaway.analysis.SnapshotJson;
+import dev.runaway.model.Units;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code runaway scan}: one analysed snapshot of the live process table. */
+@Command(name = "scan", mixinStandardHelpOptions = true,
+        description = {"Print one snapshot of the process table, grouped by command, with chains, recursion and growth.",
+                "It watches for a short window first (--window, default 2 s) so that rates and growth shapes are real."})
+public final class ScanCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--json", description = "print JSON: time, tasks, forksPerSecond, memory, swap, pressure, groups[]")
+    boolean json;
+
+    @Option(names = "--window", paramLabel = "DURATION", defaultValue = "2s", converter = Durations.class,
+            description = "how long to watch before printing (default: ${DEFAULT-VALUE})")
+    Duration window;
+
+    @Option(names = "--all", description = "every group in the table view (default: the 25 most severe)")
+    boolean all;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Snapshot snapshot;
+        try (LiveAnalysis live = LiveAnalysis.live().start()) {
+            Thread.sleep(window.toMillis());
+            snapshot = live.latest();
+            while (snapshot == null) {
+                Thread.sleep(50);
+                snapshot = live.latest();
+            }
+        }
+        if (json) {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(SnapshotJson.of(snapshot)));
+        } else {
+            printTable(out, snapshot, all ? Integer.MAX_VALUE : 25, 120);
+        }
+        return 0;
+    }
+
+    static void printTable(PrintWriter out, Snapshot s, int rows, int width) {
+        out.println(Header.line(s));
+        out.println(GroupColumn.row(null, width));
+        int shown = 0;
+        for (var g : s.groups()) {
+            if (shown++ >= rows) {
+                out.printf(Locale.ROOT, "... and %d more groups (--all)%n", s.groups().size() - rows);
+                break;
+            }
+            out.println(GroupColumn.row(g, width));
+        }
+        out.flush();
+    }
+
+    /** The one-line machine summary shared by scan and top. */
+    static final class Header {
+        private Header() {
+        }
+
+        static String line(Snapshot s) {
+            var p = s.pulse();
+            String pressure = p.pressure().map(x -> String.format(Locale.ROOT, "%.1f%% some, %.1f%% full", x.someAvg10(), x.fullAvg10()))
+                    .orElse("n/a");
+            return String.format(Locale.ROOT, "tasks %d (%s)  forks %.0f/s  memory %s of %s  swap %s of %s  pressure %s  processes %d, scan %d ms",
+                    p.tasks(), s.totalGrowth().shape().json(), s.forksPerSecond(), Units.bytes(p.memoryUsedBytes()),
+                    Units.bytes(p.memoryTotalBytes()), Units.bytes(p.swapUsedBytes()), Units.bytes(p.swapTotalBytes()),
+                    pressure, s.processes(), s.scanNanos() / 1_000_000);
+        }
+    }
+}

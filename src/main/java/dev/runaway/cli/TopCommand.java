@@ -1,0 +1,37 @@
+package dev.runaway.cli;
+
+import dev.runaway.analysis.LiveAnalysis;
+import dev.runaway.tui.TopScreen;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/** {@code runaway top}: a refreshing terminal view of the groups, usable over SSH. */
+@Command(name = "top", mixinStandardHelpOptions = true,
+        description = {"A refreshing terminal view: machine totals, then command groups, most severe first.",
+                "Press q (or Ctrl-C) to quit. Without a terminal, or with -n, prints plain frames."})
+public final class TopCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-n", "--iterations"}, paramLabel = "N", description = "print N plain frames and exit")
+    Integer iterations;
+
+    @Option(names = {"-d", "--delay"}, paramLabel = "DURATION", defaultValue = "1s", converter = Durations.class,
+            description = "time between frames (default: ${DEFAULT-VALUE})")
+    Duration delay;
+
+    @Override
+    public Integer call() throws Exception {
+        try (LiveAnalysis live = LiveAnalysis.live().start()) {
+            TopScreen screen = new TopScreen(live, spec.commandLine().getOut());
+            if (iterations == null && System.console() != null) screen.showInteractive(delay.toMillis());
+            else screen.showBatch(iterations == null ? Integer.MAX_VALUE : iterations, delay.toMillis());
+        }
+        return 0;
+    }
+}

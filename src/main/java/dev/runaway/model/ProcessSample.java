@@ -1,0 +1,33 @@
+package dev.runaway.model;
+
+import java.util.List;
+
+/**
+ * One process as one scan saw it: raw figures only, nothing derived.
+ *
+ * @param identity   pid and start time
+ * @param ppid       parent pid now (0 for the kernel's own roots)
+ * @param pgrp       process group
+ * @param session    session id
+ * @param state      the state letter of /proc/PID/stat
+ * @param comm       the kernel's short name (may hold spaces and parentheses)
+ * @param numThreads tasks this process counts for
+ * @param rssBytes   resident memory
+ * @param cpuTicks   user + system time, in clock ticks
+ * @param uid        owner (of /proc/PID), or -1 when it could not be read
+ * @param cmdline    arguments; empty for kernel threads and zombies
+ * @param exe        the executable's real path; empty when unreadable (kernel thread, no permission)
+ * @param cgroup     the v2 cgroup path ({@code 0::} line), empty when unknown
+ */
+public record ProcessSample(ProcessIdentity identity, int ppid, int pgrp, int session, char state, String comm,
+                            int numThreads, long rssBytes, long cpuTicks, int uid, List<String> cmdline,
+                            String exe, String cgroup) {
+
+    public int pid() {
+        return identity.pid();
+    }
+
+    public boolean isKernelThread() {
+        return cmdline.isEmpty() && exe.isEmpty() && (ppid == 2 || identity.pid() == 2);
+    }
+}

@@ -1,0 +1,17 @@
+package dev.runaway.model;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One full scan of the process table.
+ *
+ * @param time          wall clock, for people and recordings
+ * @param monotonicNanos for rates (never goes backwards)
+ * @param processes     every process seen, kernel threads included
+ * @param complete      true when every process's stat was read in this scan (not only changes)
+ * @param scanNanos     how long the scan took
+ */
+public record ScanSample(Instant time, long monotonicNanos, List<ProcessSample> processes, boolean complete,
+                         long scanNanos) {
+}

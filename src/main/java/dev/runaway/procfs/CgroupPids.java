@@ -1,0 +1,44 @@
+package dev.runaway.procfs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+/**
+ * How many more tasks a cgroup may start before its pids.max refuses a fork. Looks in the v2
+ * tree, then at the same path in the v1 pids hierarchy (a hybrid host keeps both in step).
+ */
+public final class CgroupPids {
+    private final Path sysFsCgroup;
+
+    public CgroupPids(Path sysFsCgroup) {
+        this.sysFsCgroup = sysFsCgroup;
+    }
+
+    public static CgroupPids live() {
+        return new CgroupPids(Path.of("/sys/fs/cgroup"));
+    }
+
+    /** Tasks left under the cap of the cgroup at this v2 path; empty when it has no cap. */
+    public OptionalLong remaining(String v2Path) {
+        if (v2Path.isEmpty() || v2Path.equals("/")) return OptionalLong.empty();
+        String relative = v2Path.substring(1);
+        for (Path dir : new Path[] {sysFsCgroup.resolve(relative), sysFsCgroup.resolve("unified").resolve(relative),
+                sysFsCgroup.resolve("pids").resolve(relative)}) {
+            OptionalLong max = number(dir.resolve("pids.max"));
+            OptionalLong current = number(dir.resolve("pids.current"));
+            if (max.isPresent() && current.isPresent()) return OptionalLong.of(Math.max(0, max.getAsLong() - current.getAsLong()));
+        }
+        return OptionalLong.empty();
+    }
+
+    private static OptionalLong number(Path file) {
+        try {
+            String text = Files.readString(file).trim();
+            return text.equals("max") ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(text));
+        } catch (IOException | NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+}

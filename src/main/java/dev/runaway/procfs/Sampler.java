@@ -1,0 +1,134 @@
+package dev.runaway.procfs;
+
+import dev.runaway.model.PulseSample;
+import dev.runaway.model.ScanSample;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Runs the pulse and the scans on two daemon threads, so the pulse keeps its pace whatever a
+ * scan costs. Scans pace themselves against a CPU budget: after a scan that took {@code d}, the
+ * thread rests so that scanning uses at most the budget (half a core when calm, a whole one
+ * during an incident), but never rests so long that the chains are older than a second
+ * while the scan itself fits in that second. Listeners run on the sampling threads.
+ */
+public final class Sampler implements AutoCloseable {
+    public static final Duration PULSE_PERIOD = Duration.ofMillis(100);
+    public static final Duration MIN_SCAN_PERIOD = Duration.ofMillis(100);
+    public static final double CALM_BUDGET_CORES = 0.5;
+    public static final double INCIDENT_BUDGET_CORES = 1.0;
+    /** Forks per second, measured by the pulse, above which the sampler counts an incident. */
+    public static final double INCIDENT_FORKS_PER_SECOND = 50;
+
+    private final PulseReader pulse;
+    private final ProcessTable table;
+    private final List<Consumer<PulseSample>> pulseListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<ScanSample>> scanListeners = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private volatile boolean incident;
+    private volatile PulseSample lastPulse;
+    private Thread pulseThread;
+    private Thread scanThread;
+
+    public Sampler(PulseReader pulse, ProcessTable table) {
+        this.pulse = pulse;
+        this.table = table;
+    }
+
+    public void onPulse(Consumer<PulseSample> listener) {
+        pulseListeners.add(listener);
+    }
+
+    public void onScan(Consumer<ScanSample> listener) {
+        scanListeners.add(listener);
+    }
+
+    public boolean incident() {
+        return incident;
+    }
+
+    public synchronized Sampler start() {
+        if (!running.compareAndSet(false, true)) return this;
+        pulseThread = daemon("runaway-pulse", this::pulseLoop);
+        scanThread = daemon("runaway-scan", this::scanLoop);
+        return this;
+    }
+
+    private static Thread daemon(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private void pulseLoop() {
+        long next = System.nanoTime();
+        while (running.get()) {
+            PulseSample sample = pulse.read();
+            PulseSample previous = lastPulse;
+            lastPulse = sample;
+            if (previous != null) incident = forksPerSecond(previous, sample) > INCIDENT_FORKS_PER_SECOND;
+            for (Consumer<PulseSample> l : pulseListeners) safely(() -> l.accept(sample));
+            next += PULSE_PERIOD.toNanos();
+            if (!sleepUntil(next)) return;
+        }
+    }
+
+    private void scanLoop() {
+        int scans = 0;
+        while (running.get()) {
+            boolean complete = scans++ % ProcessTable.ROUND_ROBIN_SHARE == 0;
+            ScanSample sample = table.scan(complete);
+            for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
+            long rest = restAfter(sample.scanNanos(), incident ? INCIDENT_BUDGET_CORES : CALM_BUDGET_CORES);
+            if (!sleepUntil(System.nanoTime() + rest)) return;
+        }
+    }
+
+    /** How long to rest after a scan of {@code scanNanos} to stay within {@code budgetCores}. */
+    static long restAfter(long scanNanos, double budgetCores) {
+        long forBudget = (long) (scanNanos / budgetCores) - scanNanos;
+        long minimum = MIN_SCAN_PERIOD.toNanos() - scanNanos;
+        long fresh = Duration.ofSeconds(1).toNanos() - scanNanos; // a rest past this makes chains stale
+        long rest = Math.max(forBudget, minimum);
+        if (fresh > 0) rest = Math.min(rest, Math.max(fresh, minimum));
+        return Math.max(0, rest);
+    }
+
+    public static double forksPerSecond(PulseSample previous, PulseSample current) {
+        double seconds = (current.monotonicNanos() - previous.monotonicNanos()) / 1e9;
+        if (seconds <= 0 || previous.forksSinceBoot() < 0 || current.forksSinceBoot() < 0) return 0;
+        return (current.forksSinceBoot() - previous.forksSinceBoot()) / seconds;
+    }
+
+    private static boolean sleepUntil(long deadlineNanos) {
+        long wait = deadlineNanos - System.nanoTime();
+        if (wait <= 0) return true;
+        try {
+            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static void safely(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            System.err.println("runaway: a sampling listener failed: " + e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        running.set(false);
+        if (pulseThread != null) pulseThread.interrupt();
+        if (scanThread != null) scanThread.interrupt();
+    }
+}
