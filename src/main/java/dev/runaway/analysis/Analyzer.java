@@ -93,8 +93,19 @@ public final class Analyzer {
         GrowthFit growth = series.fitTasks();
         double bytesPerSecond = series.bytesPerSecond();
         Recursion recursion = Recursion.find(key, members, chains, forest, keys);
+        // Orphans: in every chain, the first member of this group was adopted by init (or a
+        // subreaper): whatever started it has exited.
+        Map<Integer, ProcessIdentity> memberIds = new HashMap<>(members.size() * 2);
+        for (ProcessSample p : members) memberIds.put(p.pid(), p.identity());
         boolean orphans = !chains.isEmpty();
-        for (Chain chain : chains) orphans &= forest.adopted(chain.root());
+        for (Chain chain : chains) {
+            for (int pid : chain.pids()) {
+                ProcessIdentity first = memberIds.get(pid);
+                if (first == null) continue;
+                orphans &= forest.adopted(first);
+                break;
+            }
+        }
 
         OptionalLong cgroupRoom = cgroups.size() == 1 ? cgroupPids.remaining(cgroups.iterator().next()) : OptionalLong.empty();
         boolean self = pids.contains(selfPid); // the console's own warm-up is not an incident

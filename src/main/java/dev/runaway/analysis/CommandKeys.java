@@ -42,7 +42,7 @@ public final class CommandKeys {
             String arg = args.get(i);
             if (python && arg.equals("-m") && i + 1 < args.size()) return shown + " -m " + args.get(i + 1);
             if (java && arg.equals("-jar") && i + 1 < args.size()) return normal(args.get(i + 1));
-            if (arg.equals("-c") || arg.equals("-e")) return shown + " " + arg; // inline code: the interpreter is the key
+            if (arg.equals(inlineFlag(name, python))) return shown + " " + arg; // inline code: the interpreter is the key
             if (java && (arg.equals("-cp") || arg.equals("-classpath"))) {
                 i++;
                 continue;
@@ -51,6 +51,11 @@ public final class CommandKeys {
             return java ? shown + " " + arg : normal(arg);
         }
         return null;
+    }
+
+    /** The flag that introduces inline code: -c for shells and python, -e for perl, ruby, node. */
+    private static String inlineFlag(String name, boolean python) {
+        return python || SHELLS.contains(name) ? "-c" : name.equals("java") ? "" : "-e";
     }
 
     private static String normal(String path) {

@@ -7,8 +7,8 @@ import java.util.OptionalDouble;
  * All processes of one command key, with the chains they are in and how the group grows.
  *
  * @param tasks               member processes
- * @param parentedToInit      the top of every chain of the group is parented to init (or a subreaper
- *                            that adopted it): nothing that started them is still alive
+ * @param parentedToInit      in every chain of the group, the first member is parented to init (or a
+ *                            subreaper that adopted it): whatever started the group has exited
  * @param cycle               when recursive, the command keys from one occurrence of this key to the
  *                            next along an ancestry line, e.g. deploy.sh, python3 -m unittest, deploy.sh
  * @param repeats             how many times the key occurs along the deepest such line

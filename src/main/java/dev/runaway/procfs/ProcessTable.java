@@ -30,6 +30,7 @@ public final class ProcessTable {
     private final long pageBytes;
     private final Map<Integer, Entry> entries = new HashMap<>();
     private Set<Integer> probation = new HashSet<>();
+    private Set<Integer> lostMidScan = new HashSet<>();
     private int roundRobin;
 
     private static final class Entry {
@@ -59,7 +60,8 @@ public final class ProcessTable {
         for (int pid : pids) listed.add(pid);
 
         Set<Integer> reread = new HashSet<>(probation);
-        Set<Integer> vanished = new HashSet<>();
+        Set<Integer> vanished = new HashSet<>(lostMidScan);
+        lostMidScan = new HashSet<>();
         for (Integer known : entries.keySet()) if (!listed.contains(known)) vanished.add(known);
         if (!vanished.isEmpty()) {
             for (Map.Entry<Integer, Entry> e : entries.entrySet()) {
@@ -116,6 +118,7 @@ public final class ProcessTable {
         Optional<ProcStat> stat = reader.stat(pid);
         if (stat.isEmpty()) {
             entries.remove(pid);
+            lostMidScan.add(pid); // its children are re-read next scan, as for any vanished pid
             return;
         }
         boolean reused = stat.get().startTicks() != entry.stat.startTicks();

@@ -27,7 +27,7 @@ final class Terminal implements AutoCloseable {
     static Terminal raw() throws IOException, InterruptedException {
         String saved = stty("-g").trim();
         stty("-icanon", "-echo", "min", "1");
-        System.out.print("\033[?25l"); // hide the cursor while we redraw
+        System.out.print("\033[?1049h\033[?25l"); // an alternate screen, cursor hidden, as top does
         return new Terminal(saved);
     }
 
@@ -46,7 +46,7 @@ final class Terminal implements AutoCloseable {
     }
 
     private void restore() {
-        System.out.print("\033[?25h\n");
+        System.out.print("\033[?25h\033[?1049l");
         System.out.flush();
         try {
             stty(saved);

@@ -47,19 +47,21 @@ class LayerDependencyTest {
                 .layer("drill").definedBy(root + ".drill..")
                 .layer("ui").definedBy(root + ".ui..")
                 .layer("tui").definedBy(root + ".tui..")
+                .layer("bench").definedBy(root + ".bench..")
                 .layer("cli").definedBy(root + ".cli..")
                 .whereLayer("sys").mayOnlyBeAccessedByLayers(
-                        "procfs", "sandbox", "analysis", "timeline", "stop", "drill", "ui", "tui", "cli")
+                        "procfs", "sandbox", "analysis", "timeline", "stop", "drill", "ui", "tui", "cli", "bench")
                 .whereLayer("procfs").mayOnlyBeAccessedByLayers(
-                        "sandbox", "analysis", "timeline", "stop", "drill", "ui", "tui", "cli")
+                        "sandbox", "analysis", "timeline", "stop", "drill", "ui", "tui", "cli", "bench")
                 .whereLayer("sandbox").mayOnlyBeAccessedByLayers(
-                        "analysis", "timeline", "stop", "drill", "ui", "tui", "cli")
-                .whereLayer("analysis").mayOnlyBeAccessedByLayers("timeline", "stop", "ui", "tui", "cli")
-                .whereLayer("timeline").mayOnlyBeAccessedByLayers("stop", "ui", "tui", "cli")
-                .whereLayer("stop").mayOnlyBeAccessedByLayers("ui", "tui", "cli")
-                .whereLayer("drill").mayOnlyBeAccessedByLayers("ui", "tui", "cli")
+                        "analysis", "timeline", "stop", "drill", "ui", "tui", "cli", "bench")
+                .whereLayer("analysis").mayOnlyBeAccessedByLayers("timeline", "stop", "ui", "tui", "cli", "bench")
+                .whereLayer("timeline").mayOnlyBeAccessedByLayers("stop", "ui", "tui", "cli", "bench")
+                .whereLayer("stop").mayOnlyBeAccessedByLayers("ui", "tui", "cli", "bench")
+                .whereLayer("drill").mayOnlyBeAccessedByLayers("ui", "tui", "cli", "bench")
                 .whereLayer("ui").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("tui").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("bench").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
                 // model: may be accessed by every layer, and (being the bottom) accesses none,
                 // which the rules above already say.

@@ -1,0 +1,201 @@
+package dev.runaway.bench;
+
+import dev.runaway.model.PulseSample;
+import dev.runaway.procfs.ProcReader;
+import dev.runaway.procfs.ProcessTable;
+import dev.runaway.procfs.PulseReader;
+import dev.runaway.sandbox.NativeBinaries;
+import dev.runaway.sandbox.Sandbox;
+import dev.runaway.sandbox.SandboxSpec;
+import dev.runaway.sandbox.Sandboxes;
+import dev.runaway.sys.LibC;
+import oshi.SystemInfo;
+import oshi.software.os.OperatingSystem;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * The scan bench: N sleepers in a sandbox, then every reader timed side by side in the same
+ * run, rounds interleaved so that machine noise hits them alike. Prints medians and ratios to
+ * the C reader, which only opens, reads and closes each stat file.
+ */
+public final class ScanBench {
+    /** One reader's result. */
+    public record Row(String reader, int procs, double medianMs, double ratioToC) {
+    }
+
+    /** Everything measured. */
+    public record Result(int sleepers, int processes, List<Row> rows, double incrementalMs, double churnPercent,
+                         double pulseMedianMs, double pulseWorstMs, long coreRssBytes) {
+    }
+
+    private final int sleepers;
+    private final int rounds;
+    private final PrintWriter progress;
+
+    public ScanBench(int sleepers, int rounds, PrintWriter progress) {
+        this.sleepers = sleepers;
+        this.rounds = rounds;
+        this.progress = progress;
+    }
+
+    public Result run() throws Exception {
+        try (PidMax pidMax = PidMax.atLeast(sleepers + 16_384, progress);
+             Sandbox sandbox = Sandboxes.create(SandboxSpec.of("bench-scan", sleepers + 64)
+                     .withLifetime(Duration.ofMinutes(20)))) {
+            progress.printf("starting %,d sleepers in %s%n", sleepers, sandbox.containment());
+            progress.flush();
+            startSleepers(sandbox, sleepers);
+            int processes = new ProcReader(Path.of("/proc")).pids().length;
+            progress.printf("%,d processes on the machine; timing %d rounds of each reader%n", processes, rounds);
+            progress.flush();
+
+            Map<String, List<Double>> times = new LinkedHashMap<>();
+            ProcessTable warm = table();
+            warm.scan(true);
+            Map<String, Callable<Integer>> readers = new LinkedHashMap<>();
+            readers.put("runaway full scan (first sight)", () -> table().scan(true).processes().size());
+            readers.put("runaway stat-only rescan", () -> warm.scan(true).processes().size());
+            readers.put("C reader (open/read/close stat)", ScanBench::cReader);
+            for (Map.Entry<String, Callable<Integer>> e : readers.entrySet()) times.put(e.getKey(), new ArrayList<>());
+            for (int r = 0; r < rounds; r++) {
+                for (Map.Entry<String, Callable<Integer>> e : readers.entrySet()) times.get(e.getKey()).add(timeMs(e.getValue()));
+            }
+            long coreRss = peakRssBytes();
+            double incremental = incrementalWithChurn(sandbox, warm);
+            double[] pulse = pulseUnderLoad();
+
+            Map<String, Callable<Integer>> others = new LinkedHashMap<>();
+            others.put("ps -e -o pid,ppid,pgid,stat,rss,args", ScanBench::ps);
+            OperatingSystem os = new SystemInfo().getOperatingSystem();
+            others.put("OSHI getProcesses()", () -> os.getProcesses().size());
+            others.put("ProcessHandle.allProcesses() + info()", ScanBench::processHandles);
+            for (Map.Entry<String, Callable<Integer>> e : others.entrySet()) times.put(e.getKey(), new ArrayList<>());
+            for (int r = 0; r < rounds; r++) {
+                for (Map.Entry<String, Callable<Integer>> e : others.entrySet()) times.get(e.getKey()).add(timeMs(e.getValue()));
+            }
+
+            double c = median(times.get("C reader (open/read/close stat)"));
+            List<Row> rows = new ArrayList<>();
+            for (Map.Entry<String, List<Double>> e : times.entrySet()) {
+                double m = median(e.getValue());
+                rows.add(new Row(e.getKey(), processes, round(m), round(m / c)));
+            }
+            return new Result(sleepers, processes, rows, round(incremental), 1.0, round(pulse[0]), round(pulse[1]), coreRss);
+        }
+    }
+
+    private static ProcessTable table() {
+        return new ProcessTable(new ProcReader(Path.of("/proc")), LibC.INSTANCE.getpagesize());
+    }
+
+    /** Starts COUNT sleepers in the sandbox and waits until they all exist. */
+    static Process startSleepers(Sandbox sandbox, int count) throws IOException {
+        Process root = sandbox.start(new ProcessBuilder(NativeBinaries.find(NativeBinaries.DRILL_WORKER).toString(),
+                "sleepers", Integer.toString(count)).redirectError(ProcessBuilder.Redirect.DISCARD));
+        BufferedReader out = new BufferedReader(new InputStreamReader(root.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        if (line == null || !line.equals("ready " + count)) {
+            throw new IOException("the sleepers did not all start: " + line + " (is the cap too low?)");
+        }
+        return root;
+    }
+
+    /** Kills 1% of the sleepers and starts as many new ones, then times one incremental scan. */
+    private double incrementalWithChurn(Sandbox sandbox, ProcessTable warm) throws Exception {
+        List<Double> runs = new ArrayList<>();
+        int churn = Math.max(1, sleepers / 100);
+        for (int r = 0; r < rounds; r++) {
+            int killed = 0;
+            for (int pid : sandbox.memberPids()) {
+                if (killed >= churn) break;
+                if (LibC.INSTANCE.kill(pid, LibC.SIGKILL) == 0) killed++; // a member of our own sandbox
+            }
+            startSleepers(sandbox, churn);
+            Thread.sleep(200);
+            runs.add(timeMs(() -> warm.scan(false).processes().size()));
+        }
+        return median(runs);
+    }
+
+    /** Pulse read times over 3 s at 10 Hz while the sleepers exist: {median, worst}. */
+    private static double[] pulseUnderLoad() throws InterruptedException {
+        PulseReader pulse = PulseReader.live();
+        List<Double> times = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            long t = System.nanoTime();
+            PulseSample s = pulse.read();
+            times.add((System.nanoTime() - t) / 1e6);
+            if (s.tasks() <= 0) throw new IllegalStateException("the pulse read no task count");
+            Thread.sleep(100);
+        }
+        double worst = times.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        return new double[] {median(times), worst};
+    }
+
+    private static int cReader() throws Exception {
+        Process p = new ProcessBuilder(NativeBinaries.find("runaway-stat-reader").toString(), "1").start();
+        String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        p.waitFor();
+        return Integer.parseInt(line.split(" ")[0]);
+    }
+
+    private static int ps() throws Exception {
+        Process p = new ProcessBuilder("ps", "-e", "-o", "pid,ppid,pgid,stat,rss,args").start();
+        int lines = 0;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            while (r.readLine() != null) lines++;
+        }
+        p.waitFor();
+        return lines - 1;
+    }
+
+    private static int processHandles() {
+        int[] n = {0};
+        ProcessHandle.allProcesses().forEach(h -> {
+            h.info();
+            n[0]++;
+        });
+        return n[0];
+    }
+
+    private static double timeMs(Callable<Integer> reader) throws Exception {
+        long t = System.nanoTime();
+        int seen = reader.call();
+        if (seen <= 0) throw new IllegalStateException("a reader saw no process");
+        return (System.nanoTime() - t) / 1e6;
+    }
+
+    static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        if (v.length == 0) return Double.NaN;
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+
+    /** This JVM's peak resident memory (VmHWM). */
+    static long peakRssBytes() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(Arrays.stream(line.substring(6).trim().split("\\s+")).findFirst().orElse("0")) * 1024;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.runaway.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runaway.bench.ScanBench;
+import dev.runaway.model.Units;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/** {@code runaway bench scan}: readers timed side by side, as figures (never a pass/fail test). */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Benchmarks that print figures. 'scan' starts --procs sleepers in a sandbox (raising",
+                "kernel.pid_max when needed, and putting it back), then times our scans, ps, OSHI,",
+                "ProcessHandle and a minimal C reader side by side."})
+public final class BenchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "WHAT", description = "scan")
+    String what;
+
+    @Option(names = "--procs", paramLabel = "N", defaultValue = "50000", description = "sleepers to start (default: ${DEFAULT-VALUE})")
+    int procs;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "5", description = "rounds per reader (default: ${DEFAULT-VALUE})")
+    int rounds;
+
+    @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, ratioToC")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (!"scan".equals(what)) {
+            err.println("runaway bench: unknown bench '" + what + "'; benches: scan");
+            return 2;
+        }
+        if (procs < 1 || rounds < 1) {
+            err.println("runaway bench: --procs and --rounds must be at least 1");
+            return 2;
+        }
+        ScanBench.Result r = new ScanBench(procs, rounds, err).run();
+        if (json) {
+            ObjectMapper mapper = new ObjectMapper();
+            ObjectNode root = mapper.createObjectNode();
+            ArrayNode readers = root.putArray("readers");
+            for (ScanBench.Row row : r.rows()) readers.add(mapper.valueToTree(row));
+            root.put("incrementalChurnMs", r.incrementalMs());
+            root.put("churnPercent", r.churnPercent());
+            root.put("pulseMedianMs", r.pulseMedianMs());
+            root.put("pulseWorstMs", r.pulseWorstMs());
+            root.put("coreRssBytes", r.coreRssBytes());
+            out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+        } else {
+            out.printf("%-42s %9s %11s %9s%n", "reader", "procs", "median ms", "x C");
+            for (ScanBench.Row row : r.rows()) {
+                out.printf("%-42s %9d %11.1f %9.2f%n", row.reader(), row.procs(), row.medianMs(), row.ratioToC());
+            }
+            out.printf("incremental rescan after %.0f%% churn: %.1f ms%n", r.churnPercent(), r.incrementalMs());
+            out.printf("pulse read under load: median %.2f ms, worst %.2f ms (period 100 ms)%n", r.pulseMedianMs(), r.pulseWorstMs());
+            out.printf("peak RSS of this JVM after our scans: %s%n", Units.bytes(r.coreRssBytes()));
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,431 @@
+package dev.runaway.analysis;
+
+import dev.runaway.model.ProcessSample;
+import dev.runaway.procfs.CgroupPids;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.function.IntFunction;
+
+import static dev.runaway.analysis.Procs.MIB;
+import static dev.runaway.analysis.Procs.proc;
+import static dev.runaway.analysis.Procs.pulse;
+import static dev.runaway.analysis.Procs.scan;
+import static dev.runaway.analysis.Procs.with;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class AnalyzerTest {
+    private static final String TOOL = "/tmp/tool";
+    private static final String DEPLOY = "/d/deploy.sh";
+    private static final String UNITTEST = "python3 -m unittest";
+
+    @TempDir
+    Path cgroupRoot;
+
+    private Analyzer analyzer;
+
+    @BeforeEach
+    void setUp() {
+        analyzer = new Analyzer(new CgroupPids(cgroupRoot));
+    }
+
+    private Snapshot analyze(double seconds, List<ProcessSample> processes) {
+        return analyzer.analyze(scan(seconds, with(processes)), pulse(seconds, 500, 10_000));
+    }
+
+    private static Group group(Snapshot s, String command) {
+        return s.groups().stream().filter(g -> g.command().equals(command)).findFirst()
+                .orElseThrow(() -> new AssertionError("no group " + command + " in " + commands(s)));
+    }
+
+    private static List<String> commands(Snapshot s) {
+        return s.groups().stream().map(Group::command).toList();
+    }
+
+    private static Chain chainOf(Group g, int pid) {
+        return g.chains().stream().filter(c -> c.pids().contains(pid)).findFirst()
+                .orElseThrow(() -> new AssertionError("no chain with " + pid + " in " + g.chains()));
+    }
+
+    /** An interactive shell 50 with a second child (60), so whatever else it starts heads a chain. */
+    private static List<ProcessSample> shell() {
+        List<ProcessSample> list = new ArrayList<>();
+        list.add(proc(50, 1).exe("/usr/bin/bash").args("-bash").build());
+        list.add(proc(60, 50).binary("/usr/bin/vim", "notes.txt").session(50).build());
+        return list;
+    }
+
+    private static ProcessSample bashScript(int pid, int ppid, String script, int session) {
+        return proc(pid, ppid).exe("/usr/bin/bash").args("bash", script).session(session).build();
+    }
+
+    private static ProcessSample unittest(int pid, int ppid, int session) {
+        return proc(pid, ppid).exe("/usr/bin/python3").args("python3", "-m", "unittest").session(session).build();
+    }
+
+    // --- chains ---------------------------------------------------------------------------
+
+    @Test
+    void linearChainIsOneChainFromItsHeadDown() {
+        List<ProcessSample> p = shell();
+        p.add(bashScript(100, 50, "/tmp/run.sh", 50));
+        for (int pid = 101; pid <= 105; pid++) p.add(proc(pid, pid - 1).binary(TOOL, "--level").session(50).build());
+
+        Group tool = group(analyze(0, p), TOOL);
+
+        assertThat(tool.tasks()).isEqualTo(5);
+        assertThat(tool.pids()).containsExactlyInAnyOrder(101, 102, 103, 104, 105);
+        assertThat(tool.chains()).hasSize(1);
+        Chain chain = chainOf(tool, 101);
+        assertThat(chain.rootPid()).isEqualTo(100);
+        assertThat(chain.pids()).containsExactly(100, 101, 102, 103, 104, 105);
+        assertThat(chain.depth()).isEqualTo(chain.pids().size());
+        assertThat(chain.commands()).containsExactly("/tmp/run.sh", TOOL);
+        assertThat(tool.parentedToInit()).isFalse();
+    }
+
+    @Test
+    void toolCallingItselfIsRecursive() {
+        List<ProcessSample> p = shell();
+        p.add(bashScript(100, 50, "/tmp/run.sh", 50));
+        for (int pid = 101; pid <= 105; pid++) p.add(proc(pid, pid - 1).binary(TOOL).session(50).build());
+
+        Group tool = group(analyze(0, p), TOOL);
+
+        assertThat(tool.recursive()).isTrue();
+        assertThat(tool.repeats()).isEqualTo(5);
+        assertThat(tool.cycle()).containsExactly(TOOL, TOOL);
+    }
+
+    @Test
+    void chainRunsThroughAnExitedParentAfterReparenting() {
+        List<ProcessSample> first = new ArrayList<>();
+        first.add(proc(200, 1).binary("/usr/bin/make", "-j8").build());
+        first.add(proc(201, 200).binary(TOOL).session(200).build());
+        first.add(proc(202, 201).binary(TOOL).session(200).build());
+        Snapshot one = analyze(0, first);
+        assertThat(chainOf(group(one, TOOL), 202).pids()).containsExactly(200, 201, 202);
+        assertThat(group(one, TOOL).parentedToInit()).as("make, alive, is the first tool's parent").isFalse();
+
+        List<ProcessSample> second = new ArrayList<>();
+        second.add(proc(200, 1).binary("/usr/bin/make", "-j8").build());
+        second.add(proc(202, 1).binary(TOOL).session(200).build()); // 201 exited: init adopted 202
+        Snapshot two = analyze(0.5, second);
+
+        Group tool = group(two, TOOL);
+        assertThat(tool.tasks()).isEqualTo(1);
+        assertThat(tool.parentedToInit()).isTrue();
+        assertThat(chainOf(tool, 202).pids()).containsExactly(200, 202);
+        assertThat(chainOf(tool, 202).rootPid()).isEqualTo(200);
+    }
+
+    @Test
+    void orphansFirstSeenUnderInitAreChainedBySession() {
+        List<ProcessSample> p = new ArrayList<>();
+        for (int leader : new int[] {400, 500, 600}) {
+            for (int i = 1; i <= 4; i++) {
+                p.add(proc(leader + i, 1).binary("/tmp/cache/tool", "--warm").session(leader).pgrp(leader).build());
+            }
+        }
+
+        Group g = group(analyze(0, p), "/tmp/cache/tool");
+
+        assertThat(g.tasks()).isEqualTo(12);
+        assertThat(g.parentedToInit()).isTrue();
+        assertThat(g.chains()).hasSize(3);
+        assertThat(g.chains()).allSatisfy(c -> assertThat(c.depth()).isEqualTo(4));
+        assertThat(chainOf(g, 501).pids()).containsExactlyInAnyOrder(501, 502, 503, 504);
+    }
+
+    // --- recursion ------------------------------------------------------------------------
+
+    @Test
+    void recursionThroughTwoInterpretersShowsTheCycle() {
+        List<ProcessSample> p = shell();
+        p.add(bashScript(300, 50, DEPLOY, 50));
+        p.add(unittest(301, 300, 50));
+        p.add(bashScript(302, 301, DEPLOY, 50));
+        p.add(unittest(303, 302, 50));
+        p.add(bashScript(304, 303, DEPLOY, 50));
+        p.add(unittest(305, 304, 50));
+
+        Group deploy = group(analyze(0, p), DEPLOY);
+
+        assertThat(deploy.recursive()).isTrue();
+        assertThat(deploy.cycle()).containsExactly(DEPLOY, UNITTEST, DEPLOY);
+        assertThat(deploy.repeats()).isEqualTo(3);
+    }
+
+    @Test
+    void recursionThroughTwoInterpretersIsSeenFromTheDeepestMemberToo() {
+        List<ProcessSample> p = shell();
+        p.add(bashScript(300, 50, DEPLOY, 50));
+        p.add(unittest(301, 300, 50));
+        p.add(bashScript(302, 301, DEPLOY, 50));
+        p.add(unittest(303, 302, 50));
+        p.add(bashScript(304, 303, DEPLOY, 50));
+        p.add(unittest(305, 304, 50));
+
+        Group tests = group(analyze(0, p), UNITTEST);
+
+        assertThat(tests.recursive()).isTrue();
+        assertThat(tests.cycle()).containsExactly(UNITTEST, DEPLOY, UNITTEST);
+        assertThat(tests.repeats()).isEqualTo(3);
+    }
+
+    @Test
+    void twoLevelsOfTheSameScriptAreNotRecursive() {
+        List<ProcessSample> p = shell();
+        p.add(bashScript(310, 50, "/d/x.sh", 50));
+        p.add(bashScript(311, 310, "/d/x.sh", 50));
+
+        Group x = group(analyze(0, p), "/d/x.sh");
+
+        assertThat(x.recursive()).isFalse();
+        assertThat(x.repeats()).isEqualTo(2);
+    }
+
+    @Test
+    void threeLevelsOfTheSameScriptAreRecursive() {
+        List<ProcessSample> p = shell();
+        p.add(bashScript(310, 50, "/d/x.sh", 50));
+        p.add(bashScript(311, 310, "/d/x.sh", 50));
+        p.add(bashScript(312, 311, "/d/x.sh", 50));
+
+        Group x = group(analyze(0, p), "/d/x.sh");
+
+        assertThat(x.recursive()).isTrue();
+        assertThat(x.repeats()).isEqualTo(3);
+        assertThat(x.cycle()).containsExactly("/d/x.sh", "/d/x.sh");
+    }
+
+    // --- growth and exhaustion -------------------------------------------------------------
+
+    /**
+     * Above any real pid (PID_MAX_LIMIT is 2^22), so never this JVM's own pid: the analyzer
+     * exempts the group holding its own process from exhaustion.
+     */
+    private static final int HIGH = 5_000_000;
+
+    /** {@code count} children of make (pid 900) running {@code command}, 1 MiB each. */
+    private static List<ProcessSample> workers(String command, int firstPid, int count, String cgroup) {
+        List<ProcessSample> p = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            p.add(proc(HIGH + firstPid + i, 900).binary(command).session(900).cgroup(cgroup).rss(MIB).build());
+        }
+        return p;
+    }
+
+    private static ProcessSample make() {
+        return proc(900, 1).binary("/usr/bin/make").build();
+    }
+
+    /** 21 scans, one every 0.1 s over 2 s; returns the last snapshot. */
+    private Snapshot series(IntFunction<List<ProcessSample>> scanI, int tasks, int pidMax) {
+        Snapshot last = null;
+        for (int i = 0; i <= 20; i++) {
+            double t = 0.1 * i;
+            last = analyzer.analyze(scan(t, with(scanI.apply(i))),
+                    pulse(t, tasks, 10_000 + 30L * i, pidMax, Procs.THREADS_MAX, 8 * Procs.GIB));
+        }
+        return last;
+    }
+
+    private static List<ProcessSample> growing(int i, String cgroup) {
+        List<ProcessSample> p = new ArrayList<>();
+        p.add(make());
+        p.addAll(workers(TOOL, 1000, 10 + 3 * i, cgroup));
+        return p;
+    }
+
+    @Test
+    void groupGrowingThreeEveryTenthOfASecondIsLinearAtThirtyPerSecond() {
+        Snapshot s = series(i -> growing(i, "/user.slice"), 1000, Procs.PID_MAX);
+
+        Group tool = group(s, TOOL);
+        assertThat(tool.tasks()).isEqualTo(70);
+        assertThat(tool.tasksGrowth().shape()).isEqualTo(GrowthShape.LINEAR);
+        assertThat(tool.tasksGrowth().perSecond()).isCloseTo(30, within(0.5));
+        assertThat(tool.bytesPerSecond()).isCloseTo(30.0 * MIB, within(0.01 * MIB));
+    }
+
+    @Test
+    void groupAtAConstantCountIsSteadyAndHeadsNowhere() {
+        Snapshot s = series(i -> {
+            List<ProcessSample> p = new ArrayList<>();
+            p.add(make());
+            p.addAll(workers(TOOL, 1000, 40, "/user.slice"));
+            return p;
+        }, 1000, Procs.PID_MAX);
+
+        Group tool = group(s, TOOL);
+        assertThat(tool.tasksGrowth().shape()).isEqualTo(GrowthShape.STEADY);
+        assertThat(tool.secondsToExhaustion()).isEmpty();
+        assertThat(tool.exhaustedBy()).isEmpty();
+    }
+
+    @Test
+    void linearGrowthRunsIntoPidMax() {
+        Snapshot s = series(i -> growing(i, "/user.slice"), 1000, 1300);
+
+        Group tool = group(s, TOOL);
+        assertThat(tool.exhaustedBy()).isEqualTo("pid_max");
+        assertThat(tool.secondsToExhaustion()).isPresent();
+        assertThat(tool.secondsToExhaustion().getAsDouble()).isCloseTo(10, within(1.0));
+    }
+
+    @Test
+    void nearerCgroupCapIsPidsMax() throws IOException {
+        Path sbx = Files.createDirectories(cgroupRoot.resolve("unified/sbx"));
+        Files.writeString(sbx.resolve("pids.max"), "100\n");
+        Files.writeString(sbx.resolve("pids.current"), "40\n");
+
+        Snapshot s = series(i -> growing(i, "/sbx"), 1000, Procs.PID_MAX);
+
+        Group tool = group(s, TOOL);
+        assertThat(tool.exhaustedBy()).isEqualTo("pids.max");
+        assertThat(tool.secondsToExhaustion().getAsDouble()).isCloseTo(2, within(0.2));
+    }
+
+    @Test
+    void uncappedCgroupDoesNotCount() throws IOException {
+        Path sbx = Files.createDirectories(cgroupRoot.resolve("unified/sbx"));
+        Files.writeString(sbx.resolve("pids.max"), "max\n");
+        Files.writeString(sbx.resolve("pids.current"), "40\n");
+
+        Snapshot s = series(i -> growing(i, "/sbx"), 1000, 1300);
+
+        assertThat(group(s, TOOL).exhaustedBy()).isEqualTo("pid_max");
+    }
+
+    @Test
+    void memoryGrowthAtASteadyCountRunsIntoMemory() {
+        Snapshot last = null;
+        for (int i = 0; i <= 20; i++) {
+            double t = 0.1 * i;
+            List<ProcessSample> p = new ArrayList<>();
+            p.add(make());
+            for (int k = 0; k < 5; k++) {
+                p.add(proc(HIGH + 1000 + k, 900).binary("/tmp/hog").session(900).rss((long) (t * 20 * MIB) + MIB).build());
+            }
+            last = analyzer.analyze(scan(t, with(p)), pulse(t, 1000, 10_000, Procs.PID_MAX, Procs.THREADS_MAX, Procs.GIB));
+        }
+
+        Group hog = group(last, "/tmp/hog");
+        assertThat(hog.tasksGrowth().shape()).isEqualTo(GrowthShape.STEADY);
+        assertThat(hog.bytesPerSecond()).isCloseTo(100.0 * MIB, within(0.5 * MIB));
+        assertThat(hog.exhaustedBy()).isEqualTo("memory");
+        assertThat(hog.secondsToExhaustion().getAsDouble()).isCloseTo(1024.0 / 100, within(0.2));
+    }
+
+    @Test
+    void slowMemoryGrowthIsNoise() {
+        Snapshot last = null;
+        for (int i = 0; i <= 20; i++) {
+            double t = 0.1 * i;
+            List<ProcessSample> p = new ArrayList<>();
+            p.add(make());
+            p.add(proc(HIGH + 1000, 900).binary("/tmp/jvm").session(900).rss((long) (t * MIB / 2) + 100 * MIB).build());
+            last = analyzer.analyze(scan(t, with(p)), pulse(t, 1000, 10_000, Procs.PID_MAX, Procs.THREADS_MAX, Procs.GIB));
+        }
+
+        Group jvm = group(last, "/tmp/jvm");
+        assertThat(jvm.secondsToExhaustion()).isEmpty();
+        assertThat(jvm.exhaustedBy()).isEmpty();
+    }
+
+    @Test
+    void groupHoldingTheConsoleItselfIsNeverHeadingForExhaustion() {
+        int self = (int) ProcessHandle.current().pid();
+        Snapshot s = series(i -> {
+            List<ProcessSample> p = growing(i, "/user.slice");
+            p.add(proc(self, 900).binary(TOOL).session(900).rss(MIB).build());
+            return p;
+        }, 1000, 1300);
+
+        Group tool = group(s, TOOL);
+        assertThat(tool.pids()).contains(self);
+        assertThat(tool.tasksGrowth().shape()).isEqualTo(GrowthShape.LINEAR);
+        assertThat(tool.secondsToExhaustion()).isEmpty();
+    }
+
+    @Test
+    void groupsAreSortedSoonestExhaustionFirst() {
+        Snapshot s = series(i -> {
+            List<ProcessSample> p = new ArrayList<>();
+            p.add(make());
+            p.addAll(workers("/tmp/steady", 5000, 50, "/user.slice"));
+            p.addAll(workers("/tmp/slow", 1000, 10 + 3 * i, "/user.slice"));   // 30/s: 10 s
+            p.addAll(workers("/tmp/fast", 2000, 10 + 6 * i, "/user.slice"));   // 60/s: 5 s
+            return p;
+        }, 1000, 1300);
+
+        assertThat(commands(s)).startsWith("/tmp/fast", "/tmp/slow");
+        List<OptionalDouble> times = s.groups().stream().map(Group::secondsToExhaustion).toList();
+        assertThat(times.get(0).getAsDouble()).isCloseTo(5, within(0.5));
+        assertThat(times.get(1).getAsDouble()).isCloseTo(10, within(1.0));
+        assertThat(times.subList(2, times.size())).allSatisfy(t -> assertThat(t).isEmpty());
+    }
+
+    // --- what is not a group, and malformed tables -------------------------------------------
+
+    @Test
+    void kernelThreadsAndInitAreInNoGroup() {
+        List<ProcessSample> p = shell();
+        p.add(proc(70, 2).comm("kworker/u8:3").session(0).build());
+
+        Snapshot s = analyze(0, p);
+
+        assertThat(s.processes()).isEqualTo(7);
+        assertThat(s.groups()).flatExtracting(Group::pids).doesNotContain(1, 2, 3, 4, 70);
+        assertThat(commands(s)).noneMatch(c -> c.startsWith("["));
+        assertThat(commands(s)).containsExactlyInAnyOrder("/usr/bin/bash", "/usr/bin/vim");
+    }
+
+    @Test
+    @Timeout(5)
+    void processThatIsItsOwnParentIsARoot() {
+        List<ProcessSample> p = new ArrayList<>();
+        p.add(proc(700, 700).binary("/tmp/odd").build());
+        p.add(proc(701, 700).binary("/tmp/odd").session(700).build());
+
+        analyze(0, p);
+        Snapshot s = analyze(0.5, p);
+
+        Group odd = group(s, "/tmp/odd");
+        assertThat(odd.tasks()).isEqualTo(2);
+        assertThat(chainOf(odd, 701).rootPid()).isEqualTo(700);
+        assertThat(chainOf(odd, 701).pids()).containsExactly(700, 701);
+    }
+
+    @Test
+    @Timeout(5)
+    void parentCycleDoesNotHang() {
+        List<ProcessSample> p = new ArrayList<>();
+        p.add(proc(710, 711).binary("/tmp/loop").build());
+        p.add(proc(711, 710).binary("/tmp/loop").build());
+
+        analyze(0, p);
+        Snapshot s = analyze(0.5, p);
+
+        assertThat(group(s, "/tmp/loop").tasks()).isEqualTo(2);
+    }
+
+    @Test
+    void forksPerSecondComesFromConsecutivePulses() {
+        Snapshot first = analyzer.analyze(scan(0, with(List.of())), pulse(0, 500, 10_000));
+        Snapshot second = analyzer.analyze(scan(0.5, with(List.of())), pulse(0.5, 500, 10_100));
+
+        assertThat(first.forksPerSecond()).isZero();
+        assertThat(second.forksPerSecond()).isCloseTo(200, within(1e-9));
+    }
+}

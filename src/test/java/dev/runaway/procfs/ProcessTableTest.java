@@ -1,0 +1,261 @@
+package dev.runaway.procfs;
+
+import dev.runaway.model.ProcessIdentity;
+import dev.runaway.model.ProcessSample;
+import dev.runaway.model.ScanSample;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ProcessTableTest {
+    private static final long PAGE = 4096;
+
+    @TempDir
+    Path dir;
+
+    private FakeProc proc;
+    private ProcessTable table;
+
+    @BeforeEach
+    void setUp() {
+        proc = new FakeProc(dir.resolve("proc"));
+        proc.nonProcessEntries();
+        table = new ProcessTable(proc.reader(), PAGE);
+    }
+
+    private static Map<Integer, ProcessSample> byPid(ScanSample scan) {
+        return scan.processes().stream().collect(Collectors.toMap(ProcessSample::pid, Function.identity()));
+    }
+
+    /** init, kthreadd and two fillers, so round-robin picks have somewhere else to land. */
+    private void baseSystem() {
+        proc.process(1, 0, "systemd").cmdline("/sbin/init").exe("/usr/lib/systemd/systemd").write();
+        proc.process(2, 0, "kthreadd").write();
+        proc.process(3, 2, "rcu_gp").write();
+        proc.process(4, 2, "rcu_par_gp").write();
+    }
+
+    @Test
+    void firstScanSeesEveryProcessWithBytesAndTicks() {
+        baseSystem();
+        proc.process(10, 1, "bash").session(10).pgrp(10).threads(1).rssPages(250).cpu(30, 12)
+                .cmdline("bash").exe("/usr/bin/bash").cgroup("/user.slice").write();
+        proc.process(11, 10, "worker").session(10).pgrp(11).threads(4).rssPages(1000).cpu(700, 50).state('R')
+                .start(5555).cmdline("/opt/worker", "-v").exe("/opt/worker").write();
+
+        ScanSample scan = table.scan(true);
+
+        assertThat(scan.processes()).extracting(ProcessSample::pid).containsExactly(1, 2, 3, 4, 10, 11);
+        assertThat(table.size()).isEqualTo(6);
+        Map<Integer, ProcessSample> p = byPid(scan);
+        ProcessSample bash = p.get(10);
+        assertThat(bash.rssBytes()).isEqualTo(250 * PAGE);
+        assertThat(bash.cpuTicks()).isEqualTo(42);
+        assertThat(bash.cmdline()).containsExactly("bash");
+        assertThat(bash.exe()).isEqualTo("/usr/bin/bash");
+        assertThat(bash.cgroup()).isEqualTo("/user.slice");
+        ProcessSample worker = p.get(11);
+        assertThat(worker.identity()).isEqualTo(new ProcessIdentity(11, 5555));
+        assertThat(worker.ppid()).isEqualTo(10);
+        assertThat(worker.pgrp()).isEqualTo(11);
+        assertThat(worker.session()).isEqualTo(10);
+        assertThat(worker.state()).isEqualTo('R');
+        assertThat(worker.comm()).isEqualTo("worker");
+        assertThat(worker.numThreads()).isEqualTo(4);
+        assertThat(worker.rssBytes()).isEqualTo(1000 * PAGE);
+        assertThat(worker.cpuTicks()).isEqualTo(750);
+        assertThat(worker.cmdline()).containsExactly("/opt/worker", "-v");
+        assertThat(worker.exe()).isEqualTo("/opt/worker");
+        assertThat(worker.uid()).isGreaterThanOrEqualTo(0);
+        assertThat(p.get(2).isKernelThread()).isTrue();
+        assertThat(p.get(3).isKernelThread()).isTrue();
+    }
+
+    @Test
+    void scanSampleTellsWhetherItWasComplete() {
+        baseSystem();
+
+        assertThat(table.scan(true).complete()).isTrue();
+        assertThat(table.scan(false).complete()).isFalse();
+        assertThat(table.scan(true).complete()).isTrue();
+    }
+
+    @Test
+    void pidListedButWithoutStatIsSkipped() {
+        baseSystem();
+        proc.emptyDir(60); // vanished between the directory read and the stat read
+
+        ScanSample scan = table.scan(true);
+
+        assertThat(scan.processes()).extracting(ProcessSample::pid).containsExactly(1, 2, 3, 4);
+        assertThat(table.size()).isEqualTo(4);
+    }
+
+    @Test
+    void knownPidWhoseStatVanishesIsDropped() {
+        baseSystem();
+        proc.process(60, 1, "short").write();
+        table.scan(true);
+        proc.removeFile(60, "stat");
+
+        ScanSample scan = table.scan(true);
+
+        assertThat(scan.processes()).extracting(ProcessSample::pid).containsExactly(1, 2, 3, 4);
+    }
+
+    @Test
+    void exitedProcessDisappearsOnAnIncrementalScan() {
+        baseSystem();
+        proc.process(60, 1, "short").write();
+        table.scan(true);
+        proc.remove(60);
+
+        ScanSample scan = table.scan(false);
+
+        assertThat(scan.processes()).extracting(ProcessSample::pid).containsExactly(1, 2, 3, 4);
+        assertThat(table.size()).isEqualTo(4);
+    }
+
+    @Test
+    void newProcessIsSeenOnAnIncrementalScan() {
+        baseSystem();
+        table.scan(true);
+        table.scan(false);
+        proc.process(70, 1, "fresh").cmdline("/opt/fresh").exe("/opt/fresh").write();
+
+        ScanSample scan = table.scan(false);
+
+        assertThat(byPid(scan).get(70).cmdline()).containsExactly("/opt/fresh");
+    }
+
+    @Test
+    void reusedPidGetsItsNewIdentityAndCmdlineOnACompleteScan() {
+        baseSystem();
+        FakeProc.Process p = proc.process(50, 1, "old").start(2000).cmdline("/usr/bin/old", "a")
+                .exe("/usr/bin/old").write();
+        assertThat(byPid(table.scan(true)).get(50).identity()).isEqualTo(new ProcessIdentity(50, 2000));
+        table.scan(false);
+
+        proc.remove(50);
+        p.start(9000).comm("new").cmdline("/usr/bin/new", "b").exe("/usr/bin/new").write();
+        ScanSample scan = table.scan(true);
+
+        ProcessSample reused = byPid(scan).get(50);
+        assertThat(reused.identity()).isEqualTo(new ProcessIdentity(50, 9000));
+        assertThat(reused.comm()).isEqualTo("new");
+        assertThat(reused.cmdline()).containsExactly("/usr/bin/new", "b");
+        assertThat(reused.exe()).isEqualTo("/usr/bin/new");
+    }
+
+    @Test
+    void reusedPidWithTheSameNameGetsItsNewCmdlineOnACompleteScan() {
+        baseSystem();
+        FakeProc.Process p = proc.process(50, 1, "bash").start(2000).cmdline("bash", "/a.sh").write();
+        table.scan(true);
+        table.scan(false);
+
+        p.start(9000).cmdline("bash", "/b.sh").write();
+        ScanSample scan = table.scan(true);
+
+        assertThat(byPid(scan).get(50).identity().startTicks()).isEqualTo(9000);
+        assertThat(byPid(scan).get(50).cmdline()).containsExactly("bash", "/b.sh");
+    }
+
+    @Test
+    void childOfAVanishedParentIsRereadOnTheNextIncrementalScan() {
+        baseSystem();
+        proc.process(10, 1, "make").write();
+        FakeProc.Process child = proc.process(11, 10, "cc").write();
+        FakeProc.Process bystander = proc.process(90, 1, "idle").rssPages(100).write();
+        table.scan(true);
+        table.scan(false); // re-reads the newcomers once; from here on only changes are read
+        assertThat(byPid(table.scan(false)).get(11).ppid()).isEqualTo(10);
+
+        proc.remove(10);
+        child.ppid(1).write();
+        bystander.rssPages(999).write();
+        ScanSample scan = table.scan(false);
+
+        Map<Integer, ProcessSample> p = byPid(scan);
+        assertThat(p).doesNotContainKey(10);
+        assertThat(p.get(11).ppid()).isEqualTo(1);
+        // Control: an unrelated process is not re-read by this incremental scan (the round-robin
+        // share of 6 pids is one pid, and it lands on pid 3 here).
+        assertThat(p.get(90).rssBytes()).isEqualTo(100 * PAGE);
+        assertThat(byPid(table.scan(true)).get(90).rssBytes()).isEqualTo(999 * PAGE);
+    }
+
+    @Test
+    void cmdlineIsReadOnceWhileTheNameStaysTheSame() {
+        baseSystem();
+        FakeProc.Process p = proc.process(30, 1, "python3").cmdline("python3", "one.py").write();
+        table.scan(true);
+        table.scan(false);
+
+        p.cmdline("python3", "two.py").write(); // same comm: no exec seen
+        assertThat(byPid(table.scan(false)).get(30).cmdline()).containsExactly("python3", "one.py");
+        assertThat(byPid(table.scan(true)).get(30).cmdline()).containsExactly("python3", "one.py");
+
+        p.comm("node").cmdline("node", "three.js").exe("/usr/bin/node").write(); // an exec
+        ScanSample scan = table.scan(true);
+        assertThat(byPid(scan).get(30).cmdline()).containsExactly("node", "three.js");
+        assertThat(byPid(scan).get(30).exe()).isEqualTo("/usr/bin/node");
+        assertThat(byPid(scan).get(30).comm()).isEqualTo("node");
+    }
+
+    @Test
+    void execRightAfterForkIsCaughtByTheNextIncrementalScan() {
+        baseSystem();
+        table.scan(true);
+        table.scan(false);
+        FakeProc.Process child = proc.process(80, 1, "bash").cmdline("bash").exe("/usr/bin/bash").write();
+        assertThat(byPid(table.scan(false)).get(80).cmdline()).containsExactly("bash");
+
+        child.comm("sleep").cmdline("sleep", "5").exe("/usr/bin/sleep").write();
+        ScanSample scan = table.scan(false);
+
+        assertThat(byPid(scan).get(80).cmdline()).containsExactly("sleep", "5");
+        assertThat(byPid(scan).get(80).exe()).isEqualTo("/usr/bin/sleep");
+    }
+
+    @Test
+    void statFiguresAreRefreshedOnACompleteScan() {
+        baseSystem();
+        FakeProc.Process p = proc.process(40, 1, "grow").rssPages(10).cpu(1, 1).threads(1).write();
+        table.scan(true);
+        table.scan(false);
+
+        p.rssPages(20).cpu(100, 20).threads(9).state('R').write();
+        ProcessSample s = byPid(table.scan(true)).get(40);
+
+        assertThat(s.rssBytes()).isEqualTo(20 * PAGE);
+        assertThat(s.cpuTicks()).isEqualTo(120);
+        assertThat(s.numThreads()).isEqualTo(9);
+        assertThat(s.state()).isEqualTo('R');
+    }
+
+    @Test
+    void childOfAParentWhoseStatVanishedDuringARefreshIsRereadOnceTheParentIsGone() {
+        // The child has the lower pid (pids wrapped), so it is read before its parent exits.
+        baseSystem();
+        FakeProc.Process child = proc.process(15, 20, "cc").write();
+        proc.process(20, 1, "make").write();
+        table.scan(true);
+        table.scan(false);
+
+        proc.removeFile(20, "stat"); // listed, but exits before its stat is read
+        table.scan(true);
+        proc.remove(20);
+        child.ppid(1).write();
+        ScanSample scan = table.scan(false);
+
+        assertThat(byPid(scan).get(15).ppid()).isEqualTo(1);
+    }
+}
