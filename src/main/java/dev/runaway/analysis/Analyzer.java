@@ -7,10 +7,10 @@ import dev.runaway.model.ScanSample;
 import dev.runaway.procfs.CgroupPids;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -45,6 +45,7 @@ public final class Analyzer {
     }
 
     public Snapshot analyze(ScanSample scan, PulseSample pulse) {
+        long started = System.nanoTime();
         double forksPerSecond = previousPulse == null ? 0 : forksPerSecond(previousPulse, pulse);
         previousPulse = pulse;
         double now = scan.monotonicNanos() / 1e9;
@@ -54,6 +55,7 @@ public final class Analyzer {
         lineage.update(scan.processes(), keys);
         Forest forest = Forest.build(scan.processes(), lineage);
         Chains.Cut cut = Chains.of(forest, keys);
+        Map<ProcessIdentity, Integer> repeats = Recursion.repeatsAlongLines(forest, keys);
 
         Map<String, List<ProcessSample>> byKey = new HashMap<>();
         for (ProcessSample p : scan.processes()) {
@@ -65,34 +67,38 @@ public final class Analyzer {
 
         List<Group> groups = new ArrayList<>(byKey.size());
         for (Map.Entry<String, List<ProcessSample>> e : byKey.entrySet()) {
-            groups.add(group(e.getKey(), e.getValue(), forest, cut, keys, pulse, now));
+            groups.add(group(e.getKey(), e.getValue(), forest, cut, repeats, keys, pulse, now));
         }
         groupHistory.entrySet().removeIf(h -> !byKey.containsKey(h.getKey()) && h.getValue().staleAt(now));
         groups.sort(SEVERITY);
         return new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
-                scan.processes().size(), scan.scanNanos());
+                scan.processes().size(), scan.scanNanos(), System.nanoTime() - started);
     }
 
     private Group group(String key, List<ProcessSample> members, Forest forest, Chains.Cut cut,
-                        Map<ProcessIdentity, String> keys, PulseSample pulse, double now) {
+                        Map<ProcessIdentity, Integer> repeats, Map<ProcessIdentity, String> keys, PulseSample pulse,
+                        double now) {
         int tasks = 0;
         long rss = 0;
         List<Integer> pids = new ArrayList<>(members.size());
-        Set<Chain> chains = new LinkedHashSet<>();
+        // By index, never by value: a chain 49,000 deep hashes its whole pid list.
+        BitSet chainIndices = new BitSet();
         Set<String> cgroups = new HashSet<>();
         for (ProcessSample p : members) {
             tasks += Math.max(1, p.numThreads());
             rss += p.rssBytes();
             pids.add(p.pid());
-            Chain chain = cut.byProcess().get(p.identity());
-            if (chain != null) chains.add(chain);
+            Integer chain = cut.byProcess().get(p.identity());
+            if (chain != null) chainIndices.set(chain);
             cgroups.add(p.cgroup());
         }
+        List<Chain> chains = new ArrayList<>(chainIndices.cardinality());
+        for (int i = chainIndices.nextSetBit(0); i >= 0; i = chainIndices.nextSetBit(i + 1)) chains.add(cut.chains().get(i));
         Series series = groupHistory.computeIfAbsent(key, k -> new Series());
         series.add(now, tasks, rss);
         GrowthFit growth = series.fitTasks();
         double bytesPerSecond = series.bytesPerSecond();
-        Recursion recursion = Recursion.find(key, members, chains, forest, keys);
+        Recursion recursion = Recursion.find(key, members, repeats, forest, keys);
         // Orphans: in every chain, the first member of this group was adopted by init (or a
         // subreaper): whatever started it has exited.
         Map<Integer, ProcessIdentity> memberIds = new HashMap<>(members.size() * 2);

@@ -22,14 +22,15 @@ final class Chains {
     private Chains() {
     }
 
-    /** The chains, and for each living process the chain it is in. */
-    record Cut(List<Chain> chains, Map<ProcessIdentity, Chain> byProcess) {
+    /** The chains, and for each living process the index of the chain it is in. */
+    record Cut(List<Chain> chains, Map<ProcessIdentity, Integer> byProcess) {
     }
 
     static Cut of(Forest forest, Map<ProcessIdentity, String> keys) {
         List<Chain> chains = new ArrayList<>();
-        Map<ProcessIdentity, Chain> byProcess = new HashMap<>();
-        Set<Forest.Node> nodes = new LinkedHashSet<>(forest.parent.keySet());
+        Map<ProcessIdentity, Integer> byProcess = new HashMap<>(forest.living.size() * 2);
+        Set<Forest.Node> nodes = new LinkedHashSet<>(forest.living.size() * 3);
+        nodes.addAll(forest.parent.keySet());
         nodes.addAll(forest.children.keySet());
         for (ProcessIdentity id : forest.living.keySet()) nodes.add(new Forest.Proc(id));
         for (Forest.Node node : nodes) {
@@ -37,8 +38,9 @@ final class Chains {
             List<ProcessIdentity> members = new ArrayList<>();
             Chain chain = collect(forest, node, keys, members);
             if (members.isEmpty()) continue; // ghosts only
+            Integer index = chains.size();
             chains.add(chain);
-            for (ProcessIdentity id : members) byProcess.put(id, chain);
+            for (ProcessIdentity id : members) byProcess.put(id, index);
         }
         return new Cut(chains, byProcess);
     }

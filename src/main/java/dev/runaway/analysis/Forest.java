@@ -28,10 +28,18 @@ final class Forest {
     record Session(int session) implements Node {
     }
 
-    final Map<ProcessIdentity, ProcessSample> living = new HashMap<>();
-    final Map<Node, Node> parent = new HashMap<>();
-    final Map<Node, List<Node>> children = new HashMap<>();
-    final Map<ProcessIdentity, Boolean> adopted = new HashMap<>();
+    final Map<ProcessIdentity, ProcessSample> living;
+    final Map<Node, Node> parent;
+    final Map<Node, List<Node>> children;
+    final Map<ProcessIdentity, Boolean> adopted;
+
+    private Forest(int size) {
+        int capacity = Math.max(16, size * 2);
+        living = new HashMap<>(capacity);
+        parent = new HashMap<>(capacity);
+        children = new HashMap<>(capacity);
+        adopted = new HashMap<>(capacity);
+    }
 
     private Lineage lineage;
 
@@ -41,7 +49,7 @@ final class Forest {
     }
 
     static Forest build(List<ProcessSample> processes, Lineage lineage) {
-        Forest f = new Forest();
+        Forest f = new Forest(processes.size());
         f.lineage = lineage;
         Map<Integer, ProcessSample> byPid = new HashMap<>(processes.size() * 2);
         for (ProcessSample p : processes) {

@@ -8,7 +8,10 @@ import java.util.List;
 /**
  * The derived picture at one moment: the machine's figures from the newest pulse, and every
  * command group with its chains, recursion and growth, most severe first.
+ *
+ * @param scanNanos     how long the scan behind it took
+ * @param analysisNanos how long deriving it took
  */
 public record Snapshot(Instant time, PulseSample pulse, double forksPerSecond, GrowthFit totalGrowth,
-                       List<Group> groups, int processes, long scanNanos) {
+                       List<Group> groups, int processes, long scanNanos, long analysisNanos) {
 }

@@ -1,5 +1,6 @@
 package dev.runaway.bench;
 
+import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.model.PulseSample;
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.procfs.ProcessTable;
@@ -37,9 +38,15 @@ public final class ScanBench {
     public record Row(String reader, int procs, double medianMs, double ratioToC) {
     }
 
+    /** The sampler and analyzer running live for a while, as the console runs them. */
+    public record Live(double seconds, int snapshots, double snapshotIntervalMedianMs, double snapshotIntervalWorstMs,
+                       double scanMedianMs, double analysisMedianMs, double cpuCores, double pulseIntervalMedianMs,
+                       double pulseIntervalWorstMs) {
+    }
+
     /** Everything measured. */
     public record Result(int sleepers, int processes, List<Row> rows, double incrementalMs, double churnPercent,
-                         double pulseMedianMs, double pulseWorstMs, long coreRssBytes) {
+                         double pulseMedianMs, double pulseWorstMs, long coreRssBytes, Live live) {
     }
 
     private final int sleepers;
@@ -74,6 +81,7 @@ public final class ScanBench {
             for (int r = 0; r < rounds; r++) {
                 for (Map.Entry<String, Callable<Integer>> e : readers.entrySet()) times.get(e.getKey()).add(timeMs(e.getValue()));
             }
+            Live live = live(Duration.ofSeconds(20));
             long coreRss = peakRssBytes();
             double incremental = incrementalWithChurn(sandbox, warm);
             double[] pulse = pulseUnderLoad();
@@ -94,7 +102,7 @@ public final class ScanBench {
                 double m = median(e.getValue());
                 rows.add(new Row(e.getKey(), processes, round(m), round(m / c)));
             }
-            return new Result(sleepers, processes, rows, round(incremental), 1.0, round(pulse[0]), round(pulse[1]), coreRss);
+            return new Result(sleepers, processes, rows, round(incremental), 1.0, round(pulse[0]), round(pulse[1]), coreRss, live);
         }
     }
 
@@ -112,6 +120,50 @@ public final class ScanBench {
             throw new IOException("the sleepers did not all start: " + line + " (is the cap too low?)");
         }
         return root;
+    }
+
+    /** Runs the live sampler and analyzer for a while; intervals, costs and this JVM's CPU. */
+    private Live live(Duration duration) throws InterruptedException {
+        progress.printf("running the live sampler and analyzer for %d s%n", duration.toSeconds());
+        progress.flush();
+        List<Double> snapshotAt = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Double> scanMs = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Double> analysisMs = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Double> pulseAt = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long cpuBefore;
+        long cpuAfter;
+        try (LiveAnalysis la = LiveAnalysis.live()) {
+            la.onSnapshot(snap -> {
+                snapshotAt.add(System.nanoTime() / 1e6);
+                scanMs.add(snap.scanNanos() / 1e6);
+                analysisMs.add(snap.analysisNanos() / 1e6);
+            });
+            la.onPulse(p -> pulseAt.add(System.nanoTime() / 1e6));
+            cpuBefore = os.getProcessCpuTime();
+            la.start();
+            Thread.sleep(duration.toMillis());
+            cpuAfter = os.getProcessCpuTime();
+        }
+        // The first scan reads everything about every process and the analysis runs cold: the
+        // figures are for the steady state after it.
+        if (snapshotAt.size() > 2) {
+            snapshotAt.remove(0);
+            scanMs.remove(0);
+            analysisMs.remove(0);
+        }
+        double[] snapshots = intervals(snapshotAt);
+        double[] pulses = intervals(pulseAt);
+        return new Live(duration.toSeconds(), snapshotAt.size(), round(snapshots[0]), round(snapshots[1]), round(median(scanMs)),
+                round(median(analysisMs)), round((cpuAfter - cpuBefore) / (double) duration.toNanos()), round(pulses[0]),
+                round(pulses[1]));
+    }
+
+    /** {median, worst} of the gaps between successive times. */
+    private static double[] intervals(List<Double> times) {
+        List<Double> gaps = new ArrayList<>();
+        for (int i = 1; i < times.size(); i++) gaps.add(times.get(i) - times.get(i - 1));
+        return new double[] {median(gaps), gaps.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN)};
     }
 
     /** Kills 1% of the sleepers and starts as many new ones, then times one incremental scan. */

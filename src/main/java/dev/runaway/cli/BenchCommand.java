@@ -58,6 +58,7 @@ public final class BenchCommand implements Callable<Integer> {
             root.put("pulseMedianMs", r.pulseMedianMs());
             root.put("pulseWorstMs", r.pulseWorstMs());
             root.put("coreRssBytes", r.coreRssBytes());
+            root.set("live", mapper.valueToTree(r.live()));
             out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));
         } else {
             out.printf("%-42s %9s %11s %9s%n", "reader", "procs", "median ms", "x C");
@@ -66,7 +67,12 @@ public final class BenchCommand implements Callable<Integer> {
             }
             out.printf("incremental rescan after %.0f%% churn: %.1f ms%n", r.churnPercent(), r.incrementalMs());
             out.printf("pulse read under load: median %.2f ms, worst %.2f ms (period 100 ms)%n", r.pulseMedianMs(), r.pulseWorstMs());
-            out.printf("peak RSS of this JVM after our scans: %s%n", Units.bytes(r.coreRssBytes()));
+            ScanBench.Live l = r.live();
+            out.printf("live sampler + analyzer, %.0f s: %d snapshots, one every %.0f ms (worst %.0f ms); scan %.0f ms,"
+                    + " analysis %.0f ms; CPU %.2f cores; pulse every %.0f ms (worst %.0f ms)%n", l.seconds(), l.snapshots(),
+                    l.snapshotIntervalMedianMs(), l.snapshotIntervalWorstMs(), l.scanMedianMs(), l.analysisMedianMs(), l.cpuCores(),
+                    l.pulseIntervalMedianMs(), l.pulseIntervalWorstMs());
+            out.printf("peak RSS of this JVM after our scans and the live run: %s%n", Units.bytes(r.coreRssBytes()));
         }
         return 0;
     }

@@ -1,6 +1,5 @@
 package dev.runaway.procfs;
 
-import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,10 +21,12 @@ public final class ProcReader {
     private final Path root;
     private final String rootText;
     private final byte[] buffer = new byte[BUFFER_BYTES];
+    private final PidLister pids;
 
     public ProcReader(Path root) {
         this.root = root;
         this.rootText = root.toString();
+        this.pids = new PidLister(rootText);
     }
 
     public Path root() {
@@ -34,28 +35,7 @@ public final class ProcReader {
 
     /** Every pid now, from one directory read, in ascending order. */
     public int[] pids() {
-        String[] names = new File(rootText).list();
-        if (names == null) return new int[0];
-        int[] pids = new int[names.length];
-        int n = 0;
-        for (String name : names) {
-            int pid = parsePid(name);
-            if (pid > 0) pids[n++] = pid;
-        }
-        int[] result = Arrays.copyOf(pids, n);
-        Arrays.sort(result);
-        return result;
-    }
-
-    private static int parsePid(String name) {
-        if (name.isEmpty() || name.length() > 9) return -1;
-        int value = 0;
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c < '0' || c > '9') return -1;
-            value = value * 10 + (c - '0');
-        }
-        return value;
+        return pids.list();
     }
 
     /** /proc/PID/stat, parsed; empty when the process is gone. */

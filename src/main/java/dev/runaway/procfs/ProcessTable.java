@@ -24,7 +24,7 @@ import java.util.Set;
  */
 public final class ProcessTable {
     /** Incremental scans refresh 1/ROUND_ROBIN_SHARE of the known processes each. */
-    public static final int ROUND_ROBIN_SHARE = 20;
+    public static final int ROUND_ROBIN_SHARE = 50;
 
     private final ProcReader reader;
     private final long pageBytes;

@@ -82,18 +82,21 @@ public final class Sampler implements AutoCloseable {
         int scans = 0;
         while (running.get()) {
             boolean complete = scans++ % ProcessTable.ROUND_ROBIN_SHARE == 0;
+            long started = System.nanoTime();
             ScanSample sample = table.scan(complete);
             for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
-            long rest = restAfter(sample.scanNanos(), incident ? INCIDENT_BUDGET_CORES : CALM_BUDGET_CORES);
+            // The budget covers the listeners too: analysing a scan costs as much as taking it.
+            long work = System.nanoTime() - started;
+            long rest = restAfter(work, incident ? INCIDENT_BUDGET_CORES : CALM_BUDGET_CORES);
             if (!sleepUntil(System.nanoTime() + rest)) return;
         }
     }
 
-    /** How long to rest after a scan of {@code scanNanos} to stay within {@code budgetCores}. */
-    static long restAfter(long scanNanos, double budgetCores) {
-        long forBudget = (long) (scanNanos / budgetCores) - scanNanos;
-        long minimum = MIN_SCAN_PERIOD.toNanos() - scanNanos;
-        long fresh = Duration.ofSeconds(1).toNanos() - scanNanos; // a rest past this makes chains stale
+    /** How long to rest after {@code workNanos} of scanning and analysis to stay within {@code budgetCores}. */
+    static long restAfter(long workNanos, double budgetCores) {
+        long forBudget = (long) (workNanos / budgetCores) - workNanos;
+        long minimum = MIN_SCAN_PERIOD.toNanos() - workNanos;
+        long fresh = Duration.ofSeconds(1).toNanos() - workNanos; // a rest past this makes chains stale
         long rest = Math.max(forBudget, minimum);
         if (fresh > 0) rest = Math.min(rest, Math.max(fresh, minimum));
         return Math.max(0, rest);

@@ -16,4 +16,15 @@ public interface LibC extends Library {
     int geteuid();
 
     int getpagesize();
+
+    int O_RDONLY = 0;
+    int O_DIRECTORY = 0x10000;
+    int O_CLOEXEC = 0x80000;
+
+    int open(String path, int flags);
+
+    int close(int fd);
+
+    /** A raw system call with three arguments (getdents64: fd, buffer, size). */
+    long syscall(long number, long a, com.sun.jna.Pointer b, long c);
 }
