@@ -39,12 +39,14 @@ public final class Analyzer {
     private PulseSample previousPulse;
 
     private final int selfPid = (int) ProcessHandle.current().pid();
+    private Forest lastForest;
+    private Map<ProcessIdentity, String> lastKeys = Map.of();
 
     public Analyzer(CgroupPids cgroupPids) {
         this.cgroupPids = cgroupPids;
     }
 
-    public Snapshot analyze(ScanSample scan, PulseSample pulse) {
+    public synchronized Snapshot analyze(ScanSample scan, PulseSample pulse) {
         long started = System.nanoTime();
         double forksPerSecond = previousPulse == null ? 0 : forksPerSecond(previousPulse, pulse);
         previousPulse = pulse;
@@ -71,6 +73,8 @@ public final class Analyzer {
         }
         groupHistory.entrySet().removeIf(h -> !byKey.containsKey(h.getKey()) && h.getValue().staleAt(now));
         groups.sort(SEVERITY);
+        lastForest = forest;
+        lastKeys = keys;
         return new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
                 scan.processes().size(), scan.scanNanos(), System.nanoTime() - started);
     }
@@ -119,6 +123,45 @@ public final class Analyzer {
         return new Group(key, tasks, List.copyOf(chains), orphans, recursion.repeats() >= RECURSION_REPEATS,
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
                 List.copyOf(pids));
+    }
+
+    /**
+     * The target set of a command group in the newest analysis: its members, all living
+     * processes below them in the (remembered) forest, and their cgroup if it holds only them.
+     */
+    public synchronized TargetSet targets(String command) {
+        if (lastForest == null) return new TargetSet(command, List.of(), java.util.Optional.empty());
+        Set<ProcessIdentity> targets = new java.util.LinkedHashSet<>();
+        java.util.Deque<Forest.Node> todo = new java.util.ArrayDeque<>();
+        for (Map.Entry<ProcessIdentity, String> e : lastKeys.entrySet()) {
+            if (e.getValue().equals(command) && lastForest.living.containsKey(e.getKey())) todo.add(new Forest.Proc(e.getKey()));
+        }
+        Set<Forest.Node> visited = new HashSet<>();
+        while (!todo.isEmpty()) {
+            Forest.Node n = todo.poll();
+            if (!visited.add(n)) continue;
+            if (n instanceof Forest.Proc p && lastForest.living.containsKey(p.id())) {
+                ProcessSample s = lastForest.living.get(p.id());
+                if (s.pid() > 2 && s.pid() != selfPid) targets.add(p.id());
+            }
+            todo.addAll(lastForest.children.getOrDefault(n, List.of()));
+        }
+        return new TargetSet(command, List.copyOf(targets), exclusiveCgroup(targets));
+    }
+
+    /** The one cgroup every target is in, if no other process is in it. */
+    private java.util.Optional<String> exclusiveCgroup(Set<ProcessIdentity> targets) {
+        String shared = null;
+        for (ProcessIdentity id : targets) {
+            String cgroup = lastForest.living.get(id).cgroup();
+            if (cgroup.isEmpty() || cgroup.equals("/") || (shared != null && !shared.equals(cgroup))) return java.util.Optional.empty();
+            shared = cgroup;
+        }
+        if (shared == null) return java.util.Optional.empty();
+        for (ProcessSample p : lastForest.living.values()) {
+            if (p.cgroup().equals(shared) && !targets.contains(p.identity())) return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(shared);
     }
 
     /** Soonest exhaustion first, then recursive, then fastest growing, then largest. */

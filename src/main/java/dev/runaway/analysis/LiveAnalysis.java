@@ -61,11 +61,13 @@ public final class LiveAnalysis implements AutoCloseable {
         return latestPulse;
     }
 
+    /** What a stop of this command group would take, from the newest scan. */
+    public TargetSet targets(String command) {
+        return analyzer.targets(command);
+    }
+
     private void onScan(ScanSample scan) {
-        Snapshot snapshot;
-        synchronized (analyzer) {
-            snapshot = analyzer.analyze(scan, latestPulse);
-        }
+        Snapshot snapshot = analyzer.analyze(scan, latestPulse);
         latest = snapshot;
         for (Consumer<Snapshot> l : listeners) l.accept(snapshot);
     }

@@ -81,7 +81,7 @@ public final class ScanBench {
             for (int r = 0; r < rounds; r++) {
                 for (Map.Entry<String, Callable<Integer>> e : readers.entrySet()) times.get(e.getKey()).add(timeMs(e.getValue()));
             }
-            Live live = live(Duration.ofSeconds(20));
+            Live live = live(Duration.ofSeconds(30), Duration.ofSeconds(10));
             long coreRss = peakRssBytes();
             double incremental = incrementalWithChurn(sandbox, warm);
             double[] pulse = pulseUnderLoad();
@@ -123,8 +123,9 @@ public final class ScanBench {
     }
 
     /** Runs the live sampler and analyzer for a while; intervals, costs and this JVM's CPU. */
-    private Live live(Duration duration) throws InterruptedException {
-        progress.printf("running the live sampler and analyzer for %d s%n", duration.toSeconds());
+    private Live live(Duration duration, Duration warmUp) throws InterruptedException {
+        progress.printf("running the live sampler and analyzer for %d s (the first %d s warm up)%n", duration.toSeconds(),
+                warmUp.toSeconds());
         progress.flush();
         List<Double> snapshotAt = new java.util.concurrent.CopyOnWriteArrayList<>();
         List<Double> scanMs = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -134,28 +135,25 @@ public final class ScanBench {
         long cpuBefore;
         long cpuAfter;
         try (LiveAnalysis la = LiveAnalysis.live()) {
+            long steadyFrom = System.nanoTime() + warmUp.toNanos();
             la.onSnapshot(snap -> {
+                if (System.nanoTime() < steadyFrom) return; // the first full scan, a cold JIT
                 snapshotAt.add(System.nanoTime() / 1e6);
                 scanMs.add(snap.scanNanos() / 1e6);
                 analysisMs.add(snap.analysisNanos() / 1e6);
             });
             la.onPulse(p -> pulseAt.add(System.nanoTime() / 1e6));
-            cpuBefore = os.getProcessCpuTime();
             la.start();
-            Thread.sleep(duration.toMillis());
+            Thread.sleep(warmUp.toMillis());
+            cpuBefore = os.getProcessCpuTime();
+            Thread.sleep(duration.minus(warmUp).toMillis());
             cpuAfter = os.getProcessCpuTime();
-        }
-        // The first scan reads everything about every process and the analysis runs cold: the
-        // figures are for the steady state after it.
-        if (snapshotAt.size() > 2) {
-            snapshotAt.remove(0);
-            scanMs.remove(0);
-            analysisMs.remove(0);
         }
         double[] snapshots = intervals(snapshotAt);
         double[] pulses = intervals(pulseAt);
-        return new Live(duration.toSeconds(), snapshotAt.size(), round(snapshots[0]), round(snapshots[1]), round(median(scanMs)),
-                round(median(analysisMs)), round((cpuAfter - cpuBefore) / (double) duration.toNanos()), round(pulses[0]),
+        Duration steady = duration.minus(warmUp);
+        return new Live(steady.toSeconds(), snapshotAt.size(), round(snapshots[0]), round(snapshots[1]), round(median(scanMs)),
+                round(median(analysisMs)), round((cpuAfter - cpuBefore) / (double) steady.toNanos()), round(pulses[0]),
                 round(pulses[1]));
     }
 

@@ -1,5 +1,6 @@
 package dev.runaway.analysis;
 
+import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
 import dev.runaway.procfs.CgroupPids;
 import org.junit.jupiter.api.BeforeEach;
@@ -91,6 +92,55 @@ class AnalyzerTest {
         assertThat(chain.depth()).isEqualTo(chain.pids().size());
         assertThat(chain.commands()).containsExactly("/tmp/run.sh", TOOL);
         assertThat(tool.parentedToInit()).isFalse();
+    }
+
+    // --- target sets ------------------------------------------------------------------------
+
+    @Test
+    void targetsAreTheMembersTheirDescendantsAndAnExclusiveCgroup() {
+        List<ProcessSample> p = shell();
+        p.add(bashScript(100, 50, "/tmp/run.sh", 50));
+        p.add(proc(101, 100).binary(TOOL).session(50).cgroup("/sbx").build());
+        p.add(proc(102, 101).binary(TOOL).session(50).cgroup("/sbx").build());
+        p.add(proc(103, 102).binary("/usr/bin/sleep", "60").session(50).cgroup("/sbx").build()); // a child of another kind
+        analyze(0, p);
+
+        TargetSet targets = analyzer.targets(TOOL);
+        assertThat(targets.processes()).extracting(ProcessIdentity::pid).containsExactlyInAnyOrder(101, 102, 103);
+        assertThat(targets.processes()).as("never the parent that started them").extracting(ProcessIdentity::pid)
+                .doesNotContain(100, 50);
+        assertThat(targets.cgroup()).contains("/sbx");
+    }
+
+    @Test
+    void aSharedCgroupIsNotATarget() {
+        List<ProcessSample> p = shell();
+        p.add(proc(101, 50).binary(TOOL).session(50).build()); // /user.slice, shared with the shell
+        analyze(0, p);
+        TargetSet targets = analyzer.targets(TOOL);
+        assertThat(targets.processes()).extracting(ProcessIdentity::pid).containsExactly(101);
+        assertThat(targets.cgroup()).isEmpty();
+    }
+
+    @Test
+    void targetsFollowAChainThroughAnExitedParent() {
+        List<ProcessSample> first = new ArrayList<>();
+        first.add(proc(200, 1).binary("/usr/bin/make").build());
+        first.add(proc(201, 200).binary(TOOL).session(200).build());
+        first.add(proc(202, 201).binary("/usr/bin/sleep").session(200).build());
+        analyze(0, first);
+        List<ProcessSample> second = new ArrayList<>();
+        second.add(proc(200, 1).binary("/usr/bin/make").build());
+        second.add(proc(203, 1).binary(TOOL).session(200).build());
+        second.add(proc(202, 1).binary("/usr/bin/sleep").session(200).build()); // 201 exited; init has 202
+        analyze(0.5, second);
+        assertThat(analyzer.targets(TOOL).processes()).extracting(ProcessIdentity::pid).containsExactlyInAnyOrder(203);
+        assertThat(analyzer.targets("/usr/bin/sleep").processes()).extracting(ProcessIdentity::pid).containsExactly(202);
+    }
+
+    @Test
+    void noTargetsBeforeTheFirstScan() {
+        assertThat(analyzer.targets(TOOL).processes()).isEmpty();
     }
 
     @Test

@@ -5,12 +5,17 @@ import dev.runaway.analysis.Group;
 import dev.runaway.analysis.GrowthShape;
 import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.analysis.Snapshot;
+import dev.runaway.analysis.TargetSet;
+import dev.runaway.sandbox.CgroupLayout;
+import dev.runaway.sandbox.CgroupSandbox;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -73,6 +78,7 @@ class DrillAnalysisTest {
             int inChains = group.chains().stream().mapToInt(Chain::depth).sum();
             assertThat(inChains).isEqualTo(group.pids().size());
             awaitCount(drill);
+            awaitTargetsAreTheSandbox(drill, group.command());
         }
     }
 
@@ -87,6 +93,24 @@ class DrillAnalysisTest {
             assertThat(deploy.repeats()).isGreaterThanOrEqualTo(3);
             awaitCount(drill);
         }
+    }
+
+    /** The stop's target set for the drill's command is exactly the sandbox, and its cgroup. */
+    private void awaitTargetsAreTheSandbox(Drill drill, String command) throws InterruptedException {
+        Path unified = CgroupLayout.detect().unified().orElseThrow();
+        String cgroup = "/" + unified.relativize(((CgroupSandbox) drill.sandbox()).dirs().unified());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        TargetSet targets = null;
+        Set<Integer> members = Set.of();
+        while (System.nanoTime() < deadline) {
+            targets = live.targets(command);
+            members = drill.sandbox().memberPids();
+            Set<Integer> pids = new HashSet<>();
+            targets.processes().forEach(id -> pids.add(id.pid()));
+            if (pids.equals(members) && targets.cgroup().equals(Optional.of(cgroup))) return;
+            Thread.sleep(100);
+        }
+        throw new AssertionError("targets " + targets + " vs sandbox " + members + " in " + cgroup);
     }
 
     /** The drill's largest group in a snapshot: members all inside the drill's sandbox. */
