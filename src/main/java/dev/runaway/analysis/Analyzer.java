@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -40,7 +41,7 @@ public final class Analyzer {
 
     private final int selfPid = (int) ProcessHandle.current().pid();
     private Forest lastForest;
-    private Map<ProcessIdentity, String> lastKeys = Map.of();
+    private final KeyCache keys = new KeyCache();
 
     public Analyzer(CgroupPids cgroupPids) {
         this.cgroupPids = cgroupPids;
@@ -51,49 +52,64 @@ public final class Analyzer {
         double forksPerSecond = previousPulse == null ? 0 : forksPerSecond(previousPulse, pulse);
         previousPulse = pulse;
         double now = scan.monotonicNanos() / 1e9;
+        List<ProcessSample> processes = scan.processes();
 
-        Map<ProcessIdentity, String> keys = new HashMap<>(scan.processes().size() * 2);
-        for (ProcessSample p : scan.processes()) keys.put(p.identity(), CommandKeys.of(p));
-        lineage.update(scan.processes(), keys);
-        Forest forest = Forest.build(scan.processes(), lineage);
-        Chains.Cut cut = Chains.of(forest, keys);
-        Map<ProcessIdentity, Integer> repeats = Recursion.repeatsAlongLines(forest, keys);
-
-        Map<String, List<ProcessSample>> byKey = new HashMap<>();
-        for (ProcessSample p : scan.processes()) {
-            if (p.pid() <= 2 || p.isKernelThread()) continue;
-            byKey.computeIfAbsent(keys.get(p.identity()), k -> new ArrayList<>()).add(p);
+        List<String> keyNames = new ArrayList<>();
+        Map<String, Integer> keyIds = new HashMap<>();
+        int[] keyOf = new int[processes.size()];
+        for (int i = 0; i < processes.size(); i++) {
+            keyOf[i] = keyIds.computeIfAbsent(keys.of(processes.get(i)), k -> {
+                keyNames.add(k);
+                return keyNames.size() - 1;
+            });
         }
+        keys.forgetAllBut(processes);
+        PidIndex pids = new PidIndex(processes);
+        lineage.update(processes, pids, keyOf, keyNames);
+        Forest forest = Forest.build(processes, pids, keyOf, keyNames, lineage);
+        Chains.Cut cut = Chains.of(forest);
+        int[] repeats = Recursion.repeatsAlongLines(forest);
+
+        int[] counts = new int[keyNames.size()];
+        for (int i = 0; i < processes.size(); i++) if (inGroups(processes.get(i))) counts[keyOf[i]]++;
+        int[][] members = new int[keyNames.size()][];
+        for (int k = 0; k < members.length; k++) members[k] = new int[counts[k]];
+        int[] filled = new int[keyNames.size()];
+        for (int i = 0; i < processes.size(); i++) if (inGroups(processes.get(i))) members[keyOf[i]][filled[keyOf[i]]++] = i;
+
         totalHistory.add(now, pulse.tasks(), 0);
         GrowthFit totalGrowth = totalHistory.fitTasks();
-
-        List<Group> groups = new ArrayList<>(byKey.size());
-        for (Map.Entry<String, List<ProcessSample>> e : byKey.entrySet()) {
-            groups.add(group(e.getKey(), e.getValue(), forest, cut, repeats, keys, pulse, now));
+        List<Group> groups = new ArrayList<>();
+        for (int k = 0; k < members.length; k++) {
+            if (members[k].length > 0) groups.add(group(keyNames.get(k), members[k], forest, cut, repeats, pulse, now));
         }
-        groupHistory.entrySet().removeIf(h -> !byKey.containsKey(h.getKey()) && h.getValue().staleAt(now));
+        groupHistory.entrySet().removeIf(h -> !keyIds.containsKey(h.getKey()) && h.getValue().staleAt(now));
         groups.sort(SEVERITY);
         lastForest = forest;
-        lastKeys = keys;
         return new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
-                scan.processes().size(), scan.scanNanos(), System.nanoTime() - started);
+                processes.size(), scan.scanNanos(), System.nanoTime() - started);
     }
 
-    private Group group(String key, List<ProcessSample> members, Forest forest, Chains.Cut cut,
-                        Map<ProcessIdentity, Integer> repeats, Map<ProcessIdentity, String> keys, PulseSample pulse,
+    private static boolean inGroups(ProcessSample p) {
+        return p.pid() > 2 && !p.isKernelThread();
+    }
+
+    private Group group(String key, int[] members, Forest forest, Chains.Cut cut, int[] repeats, PulseSample pulse,
                         double now) {
         int tasks = 0;
         long rss = 0;
-        List<Integer> pids = new ArrayList<>(members.size());
+        List<Integer> pids = new ArrayList<>(members.length);
         // By index, never by value: a chain 49,000 deep hashes its whole pid list.
         BitSet chainIndices = new BitSet();
         Set<String> cgroups = new HashSet<>();
-        for (ProcessSample p : members) {
+        boolean self = false;
+        for (int m : members) {
+            ProcessSample p = forest.living.get(m);
             tasks += Math.max(1, p.numThreads());
             rss += p.rssBytes();
             pids.add(p.pid());
-            Integer chain = cut.byProcess().get(p.identity());
-            if (chain != null) chainIndices.set(chain);
+            self |= p.pid() == selfPid;
+            if (cut.chainOfLiving()[m] != Forest.NONE) chainIndices.set(cut.chainOfLiving()[m]);
             cgroups.add(p.cgroup());
         }
         List<Chain> chains = new ArrayList<>(chainIndices.cardinality());
@@ -102,23 +118,11 @@ public final class Analyzer {
         series.add(now, tasks, rss);
         GrowthFit growth = series.fitTasks();
         double bytesPerSecond = series.bytesPerSecond();
-        Recursion recursion = Recursion.find(key, members, repeats, forest, keys);
-        // Orphans: in every chain, the first member of this group was adopted by init (or a
-        // subreaper): whatever started it has exited.
-        Map<Integer, ProcessIdentity> memberIds = new HashMap<>(members.size() * 2);
-        for (ProcessSample p : members) memberIds.put(p.pid(), p.identity());
-        boolean orphans = !chains.isEmpty();
-        for (Chain chain : chains) {
-            for (int pid : chain.pids()) {
-                ProcessIdentity first = memberIds.get(pid);
-                if (first == null) continue;
-                orphans &= forest.adopted(first);
-                break;
-            }
-        }
+        Recursion recursion = Recursion.find(key, members, repeats, forest);
+        boolean orphans = firstMembersAdopted(key, chains, forest);
 
         OptionalLong cgroupRoom = cgroups.size() == 1 ? cgroupPids.remaining(cgroups.iterator().next()) : OptionalLong.empty();
-        boolean self = pids.contains(selfPid); // the console's own warm-up is not an incident
+        // The console's own warm-up is not an incident.
         Exhaustion exhaustion = self ? Exhaustion.NONE : Exhaustion.of(growth, bytesPerSecond, tasks, pulse, cgroupRoom);
         return new Group(key, tasks, List.copyOf(chains), orphans, recursion.repeats() >= RECURSION_REPEATS,
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
@@ -126,42 +130,72 @@ public final class Analyzer {
     }
 
     /**
+     * Orphans: in every chain of the group, the first member of the group (from the top) was
+     * adopted by init or a subreaper: whatever started it has exited. Walks each chain once.
+     */
+    private static boolean firstMembersAdopted(String key, List<Chain> chains, Forest forest) {
+        if (chains.isEmpty()) return false;
+        for (Chain chain : chains) {
+            for (int pid : chain.pids()) {
+                int node = forest.indexOfPid(pid);
+                if (node == Forest.NONE || !key.equals(forest.keyOf(node))) continue;
+                if (!forest.adopted(node)) return false;
+                break;
+            }
+        }
+        return true;
+    }
+
+    /**
      * The target set of a command group in the newest analysis: its members, all living
      * processes below them in the (remembered) forest, and their cgroup if it holds only them.
      */
     public synchronized TargetSet targets(String command) {
-        if (lastForest == null) return new TargetSet(command, List.of(), java.util.Optional.empty());
-        Set<ProcessIdentity> targets = new java.util.LinkedHashSet<>();
-        java.util.Deque<Forest.Node> todo = new java.util.ArrayDeque<>();
-        for (Map.Entry<ProcessIdentity, String> e : lastKeys.entrySet()) {
-            if (e.getValue().equals(command) && lastForest.living.containsKey(e.getKey())) todo.add(new Forest.Proc(e.getKey()));
-        }
-        Set<Forest.Node> visited = new HashSet<>();
-        while (!todo.isEmpty()) {
-            Forest.Node n = todo.poll();
-            if (!visited.add(n)) continue;
-            if (n instanceof Forest.Proc p && lastForest.living.containsKey(p.id())) {
-                ProcessSample s = lastForest.living.get(p.id());
-                if (s.pid() > 2 && s.pid() != selfPid) targets.add(p.id());
+        Forest f = lastForest;
+        if (f == null) return new TargetSet(command, List.of(), Optional.empty());
+        boolean[] seen = new boolean[f.size];
+        int[] queue = new int[f.size];
+        int write = 0;
+        for (int i = 0; i < f.livingCount; i++) {
+            if (inGroups(f.living.get(i)) && f.keyOf(i).equals(command)) {
+                seen[i] = true;
+                queue[write++] = i;
             }
-            todo.addAll(lastForest.children.getOrDefault(n, List.of()));
         }
-        return new TargetSet(command, List.copyOf(targets), exclusiveCgroup(targets));
+        List<ProcessIdentity> targets = new ArrayList<>();
+        for (int read = 0; read < write; read++) {
+            int n = queue[read];
+            if (f.isLiving(n) && inGroups(f.living.get(n)) && f.living.get(n).pid() != selfPid) {
+                targets.add(f.living.get(n).identity());
+            }
+            for (int c = f.childStart[n]; c < f.childStart[n + 1]; c++) {
+                int child = f.childList[c];
+                if (!seen[child]) {
+                    seen[child] = true;
+                    queue[write++] = child;
+                }
+            }
+        }
+        return new TargetSet(command, List.copyOf(targets), exclusiveCgroup(f, targets));
     }
 
     /** The one cgroup every target is in, if no other process is in it. */
-    private java.util.Optional<String> exclusiveCgroup(Set<ProcessIdentity> targets) {
+    private static Optional<String> exclusiveCgroup(Forest f, List<ProcessIdentity> targets) {
+        Set<ProcessIdentity> set = new HashSet<>(targets);
         String shared = null;
-        for (ProcessIdentity id : targets) {
-            String cgroup = lastForest.living.get(id).cgroup();
-            if (cgroup.isEmpty() || cgroup.equals("/") || (shared != null && !shared.equals(cgroup))) return java.util.Optional.empty();
-            shared = cgroup;
+        for (int i = 0; i < f.livingCount; i++) {
+            ProcessSample p = f.living.get(i);
+            if (!set.contains(p.identity())) continue;
+            if (p.cgroup().isEmpty() || p.cgroup().equals("/") || (shared != null && !shared.equals(p.cgroup()))) {
+                return Optional.empty();
+            }
+            shared = p.cgroup();
         }
-        if (shared == null) return java.util.Optional.empty();
-        for (ProcessSample p : lastForest.living.values()) {
-            if (p.cgroup().equals(shared) && !targets.contains(p.identity())) return java.util.Optional.empty();
+        if (shared == null) return Optional.empty();
+        for (ProcessSample p : f.living) {
+            if (p.cgroup().equals(shared) && !set.contains(p.identity())) return Optional.empty();
         }
-        return java.util.Optional.of(shared);
+        return Optional.of(shared);
     }
 
     /** Soonest exhaustion first, then recursive, then fastest growing, then largest. */

@@ -3,83 +3,82 @@ package dev.runaway.analysis;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Cuts the forest into chains: maximal linear runs, where a node continues its parent's chain
  * when it is that parent's only child (living or ghost). The children of an exited session
- * leader whose order is unknown make one chain together. Every living process is in exactly
+ * leader, whose order is unknown, make one chain together. Every living process is in exactly
  * one chain.
  */
 final class Chains {
     private Chains() {
     }
 
-    /** The chains, and for each living process the index of the chain it is in. */
-    record Cut(List<Chain> chains, Map<ProcessIdentity, Integer> byProcess) {
+    /** The chains, and for each living node the index of its chain. */
+    record Cut(List<Chain> chains, int[] chainOfLiving) {
     }
 
-    static Cut of(Forest forest, Map<ProcessIdentity, String> keys) {
+    static Cut of(Forest f) {
         List<Chain> chains = new ArrayList<>();
-        Map<ProcessIdentity, Integer> byProcess = new HashMap<>(forest.living.size() * 2);
-        Set<Forest.Node> nodes = new LinkedHashSet<>(forest.living.size() * 3);
-        nodes.addAll(forest.parent.keySet());
-        nodes.addAll(forest.children.keySet());
-        for (ProcessIdentity id : forest.living.keySet()) nodes.add(new Forest.Proc(id));
-        for (Forest.Node node : nodes) {
-            if (!isHead(forest, node)) continue;
-            List<ProcessIdentity> members = new ArrayList<>();
-            Chain chain = collect(forest, node, keys, members);
-            if (members.isEmpty()) continue; // ghosts only
-            Integer index = chains.size();
-            chains.add(chain);
-            for (ProcessIdentity id : members) byProcess.put(id, index);
+        int[] chainOf = new int[f.livingCount];
+        Arrays.fill(chainOf, Forest.NONE);
+        boolean[] visited = new boolean[f.size];
+        int[] queue = new int[2 * f.size + 2];
+        for (int node = 0; node < f.size; node++) {
+            if (isHead(f, node)) collect(f, node, visited, queue, chains, chainOf);
         }
-        return new Cut(chains, byProcess);
+        // A parent cycle (a malformed table) has no head: each of its nodes heads its own run.
+        for (int node = 0; node < f.livingCount; node++) {
+            if (chainOf[node] == Forest.NONE && !isKernel(f, node)) collect(f, node, visited, queue, chains, chainOf);
+        }
+        return new Cut(chains, chainOf);
     }
 
-    private static boolean isHead(Forest f, Forest.Node node) {
-        Forest.Node up = f.parent.get(node);
-        if (up == null) return true;
-        if (up instanceof Forest.Session) return false;
-        return f.children.getOrDefault(up, List.of()).size() != 1;
+    private static boolean isKernel(Forest f, int node) {
+        ProcessSample p = f.living.get(node);
+        return p.pid() <= 2 || p.isKernelThread();
     }
 
-    private static boolean continues(Forest f, Forest.Node parent) {
-        return parent instanceof Forest.Session || f.children.getOrDefault(parent, List.of()).size() == 1;
+    private static boolean isHead(Forest f, int node) {
+        if (node < f.livingCount && isKernel(f, node)) return false;
+        int up = f.parent[node];
+        if (up == Forest.NONE) return true;
+        return !continues(f, up);
     }
 
-    /** Walks down from a head; the visited set guards against a malformed table. */
-    private static Chain collect(Forest f, Forest.Node head, Map<ProcessIdentity, String> keys,
-                                 List<ProcessIdentity> members) {
+    private static boolean continues(Forest f, int parent) {
+        return f.isSession(parent) || f.childCount[parent] == 1;
+    }
+
+    private static void collect(Forest f, int head, boolean[] visited, int[] queue, List<Chain> chains, int[] chainOf) {
+        int read = 0;
+        int write = 0;
+        queue[write++] = head;
         List<Integer> pids = new ArrayList<>();
         LinkedHashSet<String> commands = new LinkedHashSet<>();
+        ProcessIdentity root = null;
         int tasks = 0;
-        Set<Forest.Node> visited = new java.util.HashSet<>();
-        Deque<Forest.Node> todo = new ArrayDeque<>();
-        todo.add(head);
-        while (!todo.isEmpty()) {
-            Forest.Node n = todo.poll();
-            if (!visited.add(n)) continue;
-            if (n instanceof Forest.Proc p && f.living.containsKey(p.id())) {
-                ProcessSample s = f.living.get(p.id());
+        int index = chains.size();
+        while (read < write) {
+            int n = queue[read++];
+            if (visited[n]) continue;
+            visited[n] = true;
+            if (f.isLiving(n)) {
+                ProcessSample s = f.living.get(n);
+                if (root == null) root = s.identity();
                 pids.add(s.pid());
-                members.add(p.id());
                 tasks += Math.max(1, s.numThreads());
-                String key = keys.get(p.id());
-                if (key != null) commands.add(key);
+                commands.add(f.keyOf(n));
+                chainOf[n] = index;
             }
             if (continues(f, n)) {
-                todo.addAll(f.children.getOrDefault(n, List.of()));
+                for (int c = f.childStart[n]; c < f.childStart[n + 1]; c++) queue[write++] = f.childList[c];
             }
         }
-        return new Chain(members.isEmpty() ? null : members.get(0), pids.size(), tasks, List.copyOf(commands), List.copyOf(pids));
+        if (root != null) chains.add(new Chain(root, pids.size(), tasks, List.copyOf(commands), List.copyOf(pids)));
     }
 }

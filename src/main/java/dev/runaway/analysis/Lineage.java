@@ -25,27 +25,27 @@ public final class Lineage {
 
     private final Map<ProcessIdentity, Origin> origins = new HashMap<>();
     private final Set<ProcessIdentity> reparented = new HashSet<>();
-    private Map<Integer, ProcessIdentity> lastParent = new HashMap<>();
+    private static final int GHOST_SWEEP_EVERY = 10;
+    private int updates;
 
-    /** Takes in one scan: new processes, reparentings, and forgets ghosts nobody descends from. */
-    public void update(List<ProcessSample> processes, Map<ProcessIdentity, String> keys) {
-        Map<Integer, ProcessSample> byPid = new HashMap<>(processes.size() * 2);
-        for (ProcessSample p : processes) byPid.put(p.pid(), p);
-        Map<Integer, ProcessIdentity> parents = new HashMap<>(processes.size() * 2);
-        for (ProcessSample p : processes) {
-            ProcessSample parent = byPid.get(p.ppid());
-            ProcessIdentity parentId = parent == null ? null : parent.identity();
-            parents.put(p.pid(), parentId);
+    /** Takes in one scan: new processes, reparentings, and now and then forgets unneeded ghosts. */
+    void update(List<ProcessSample> processes, PidIndex pids, int[] keyOfLiving, List<String> keyNames) {
+        for (int i = 0; i < processes.size(); i++) {
+            ProcessSample p = processes.get(i);
+            int at = pids.of(p.ppid());
+            ProcessIdentity parentId = at == PidIndex.NONE ? null : processes.get(at).identity();
             Origin known = origins.get(p.identity());
             if (known == null) {
-                boolean underInit = p.ppid() == 1 || parent == null;
-                origins.put(p.identity(), new Origin(keys.get(p.identity()), underInit ? null : parentId, underInit));
+                boolean underInit = p.ppid() == 1 || parentId == null;
+                origins.put(p.identity(), new Origin(keyNames.get(keyOfLiving[i]), underInit ? null : parentId, underInit));
             } else if (known.parent() != null && !known.parent().equals(parentId)) {
                 reparented.add(p.identity()); // its first parent is gone: init or a subreaper has it now
             }
         }
-        lastParent = parents;
-        forgetUnreferencedGhosts(processes);
+        // Ghost bookkeeping walks every line; once in a while is enough to keep memory bounded.
+        if (++updates % GHOST_SWEEP_EVERY == 0 || origins.size() > 2 * processes.size() + 1024) {
+            forgetUnreferencedGhosts(processes);
+        }
     }
 
     private void forgetUnreferencedGhosts(List<ProcessSample> living) {
@@ -85,9 +85,5 @@ public final class Lineage {
 
     int remembered() {
         return origins.size();
-    }
-
-    ProcessIdentity currentParent(int pid) {
-        return lastParent.get(pid);
     }
 }
