@@ -41,12 +41,38 @@ public final class ScanBench {
     /** The sampler and analyzer running live for a while, as the console runs them. */
     public record Live(double seconds, int snapshots, double snapshotIntervalMedianMs, double snapshotIntervalWorstMs,
                        double scanMedianMs, double analysisMedianMs, double cpuCores, double pulseIntervalMedianMs,
-                       double pulseIntervalWorstMs) {
+                       double pulseIntervalWorstMs, long peakRssBytes) {
     }
 
     /** Everything measured. */
     public record Result(int sleepers, int processes, List<Row> rows, double incrementalMs, double churnPercent,
-                         double pulseMedianMs, double pulseWorstMs, long coreRssBytes, Live live) {
+                         double pulseMedianMs, double pulseWorstMs, Live live) {
+    }
+
+    /** The JVM options the launcher gives the console, so the live run's memory is the console's. */
+    public static final List<String> CONSOLE_JVM_OPTIONS = List.of("-Xms32m", "-Xmx512m", "-XX:+UseSerialGC");
+
+    /**
+     * Runs {@code runaway bench live} in a JVM of its own, started with the console's options in
+     * a small sandbox of its own, so its peak RSS is the sampler's and analyzer's alone.
+     */
+    private Live liveInItsOwnJvm(Duration duration, Duration warmUp) throws Exception {
+        progress.printf("running the live sampler and analyzer in a JVM of its own for %d s (the first %d s warm up)%n",
+                duration.toSeconds(), warmUp.toSeconds());
+        progress.flush();
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(CONSOLE_JVM_OPTIONS);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                "-Drunaway.native.dir=" + NativeBinaries.find(NativeBinaries.SANDBOX).getParent(),
+                "dev.runaway.cli.Main", "bench", "live", "--seconds", Long.toString(duration.toSeconds()),
+                "--warm-up", Long.toString(warmUp.toSeconds()), "--json"));
+        try (Sandbox jvmBox = Sandboxes.create(SandboxSpec.of("bench-live-jvm", 256).withLifetime(duration.plusMinutes(2)))) {
+            Process jvm = jvmBox.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD));
+            String json = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (jvm.waitFor() != 0) throw new IOException("the live bench JVM failed: " + json);
+            return new com.fasterxml.jackson.databind.ObjectMapper().readValue(json, Live.class);
+        }
     }
 
     private final int sleepers;
@@ -81,8 +107,7 @@ public final class ScanBench {
             for (int r = 0; r < rounds; r++) {
                 for (Map.Entry<String, Callable<Integer>> e : readers.entrySet()) times.get(e.getKey()).add(timeMs(e.getValue()));
             }
-            Live live = live(Duration.ofSeconds(30), Duration.ofSeconds(10));
-            long coreRss = peakRssBytes();
+            Live live = liveInItsOwnJvm(Duration.ofSeconds(30), Duration.ofSeconds(10));
             double incremental = incrementalWithChurn(sandbox, warm);
             double[] pulse = pulseUnderLoad();
 
@@ -102,7 +127,7 @@ public final class ScanBench {
                 double m = median(e.getValue());
                 rows.add(new Row(e.getKey(), processes, round(m), round(m / c)));
             }
-            return new Result(sleepers, processes, rows, round(incremental), 1.0, round(pulse[0]), round(pulse[1]), coreRss, live);
+            return new Result(sleepers, processes, rows, round(incremental), 1.0, round(pulse[0]), round(pulse[1]), live);
         }
     }
 
@@ -122,11 +147,8 @@ public final class ScanBench {
         return root;
     }
 
-    /** Runs the live sampler and analyzer for a while; intervals, costs and this JVM's CPU. */
-    private Live live(Duration duration, Duration warmUp) throws InterruptedException {
-        progress.printf("running the live sampler and analyzer for %d s (the first %d s warm up)%n", duration.toSeconds(),
-                warmUp.toSeconds());
-        progress.flush();
+    /** Runs the live sampler and analyzer in this JVM; intervals, costs, CPU and peak RSS. */
+    public static Live live(Duration duration, Duration warmUp) throws InterruptedException, IOException {
         List<Double> snapshotAt = new java.util.concurrent.CopyOnWriteArrayList<>();
         List<Double> scanMs = new java.util.concurrent.CopyOnWriteArrayList<>();
         List<Double> analysisMs = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -154,7 +176,7 @@ public final class ScanBench {
         Duration steady = duration.minus(warmUp);
         return new Live(steady.toSeconds(), snapshotAt.size(), round(snapshots[0]), round(snapshots[1]), round(median(scanMs)),
                 round(median(analysisMs)), round((cpuAfter - cpuBefore) / (double) steady.toNanos()), round(pulses[0]),
-                round(pulses[1]));
+                round(pulses[1]), peakRssBytes());
     }
 
     /** {median, worst} of the gaps between successive times. */

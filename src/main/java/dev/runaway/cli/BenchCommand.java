@@ -12,6 +12,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 
 /** {@code runaway bench scan}: readers timed side by side, as figures (never a pass/fail test). */
@@ -23,7 +24,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "WHAT", description = "scan")
+    @Parameters(paramLabel = "WHAT", description = "scan, or live (the sampler and analyzer alone, as the console runs them)")
     String what;
 
     @Option(names = "--procs", paramLabel = "N", defaultValue = "50000", description = "sleepers to start (default: ${DEFAULT-VALUE})")
@@ -32,6 +33,12 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "5", description = "rounds per reader (default: ${DEFAULT-VALUE})")
     int rounds;
 
+    @Option(names = "--seconds", paramLabel = "N", defaultValue = "30", description = "live: how long to run (default: ${DEFAULT-VALUE})")
+    int seconds;
+
+    @Option(names = "--warm-up", paramLabel = "N", defaultValue = "10", description = "live: seconds left out at the start (default: ${DEFAULT-VALUE})")
+    int warmUp;
+
     @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, ratioToC")
     boolean json;
 
@@ -39,8 +46,9 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if ("live".equals(what)) return live(out);
         if (!"scan".equals(what)) {
-            err.println("runaway bench: unknown bench '" + what + "'; benches: scan");
+            err.println("runaway bench: unknown bench '" + what + "'; benches: scan, live");
             return 2;
         }
         if (procs < 1 || rounds < 1) {
@@ -57,7 +65,6 @@ public final class BenchCommand implements Callable<Integer> {
             root.put("churnPercent", r.churnPercent());
             root.put("pulseMedianMs", r.pulseMedianMs());
             root.put("pulseWorstMs", r.pulseWorstMs());
-            root.put("coreRssBytes", r.coreRssBytes());
             root.set("live", mapper.valueToTree(r.live()));
             out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));
         } else {
@@ -67,13 +74,24 @@ public final class BenchCommand implements Callable<Integer> {
             }
             out.printf("incremental rescan after %.0f%% churn: %.1f ms%n", r.churnPercent(), r.incrementalMs());
             out.printf("pulse read under load: median %.2f ms, worst %.2f ms (period 100 ms)%n", r.pulseMedianMs(), r.pulseWorstMs());
-            ScanBench.Live l = r.live();
-            out.printf("live sampler + analyzer, %.0f s: %d snapshots, one every %.0f ms (worst %.0f ms); scan %.0f ms,"
-                    + " analysis %.0f ms; CPU %.2f cores; pulse every %.0f ms (worst %.0f ms)%n", l.seconds(), l.snapshots(),
-                    l.snapshotIntervalMedianMs(), l.snapshotIntervalWorstMs(), l.scanMedianMs(), l.analysisMedianMs(), l.cpuCores(),
-                    l.pulseIntervalMedianMs(), l.pulseIntervalWorstMs());
-            out.printf("peak RSS of this JVM after our scans and the live run: %s%n", Units.bytes(r.coreRssBytes()));
+            printLive(out, r.live());
         }
         return 0;
+    }
+
+    /** {@code bench live}: the sampler and analyzer alone, on this machine as it is now. */
+    private int live(PrintWriter out) throws Exception {
+        ScanBench.Live l = ScanBench.live(Duration.ofSeconds(seconds), Duration.ofSeconds(warmUp));
+        if (json) out.println(new ObjectMapper().writeValueAsString(l));
+        else printLive(out, l);
+        return 0;
+    }
+
+    private static void printLive(PrintWriter out, ScanBench.Live l) {
+        out.printf("live sampler + analyzer, %.0f s: %d snapshots, one every %.0f ms (worst %.0f ms); scan %.0f ms,"
+                + " analysis %.0f ms; CPU %.2f cores; pulse every %.0f ms (worst %.0f ms)%n", l.seconds(), l.snapshots(),
+                l.snapshotIntervalMedianMs(), l.snapshotIntervalWorstMs(), l.scanMedianMs(), l.analysisMedianMs(), l.cpuCores(),
+                l.pulseIntervalMedianMs(), l.pulseIntervalWorstMs());
+        out.printf("peak RSS of the live sampler's JVM (the console's options): %s%n", Units.bytes(l.peakRssBytes()));
     }
 }

@@ -6,6 +6,7 @@ import dev.runaway.model.ScanSample;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -55,14 +56,12 @@ public final class ProcessTable {
     public ScanSample scan(boolean complete) {
         long started = System.nanoTime();
         Instant time = Instant.now();
-        int[] pids = reader.pids();
-        Set<Integer> listed = new HashSet<>(pids.length * 2);
-        for (int pid : pids) listed.add(pid);
+        int[] pids = reader.pids(); // ascending
 
         Set<Integer> reread = new HashSet<>(probation);
         Set<Integer> vanished = new HashSet<>(lostMidScan);
         lostMidScan = new HashSet<>();
-        for (Integer known : entries.keySet()) if (!listed.contains(known)) vanished.add(known);
+        for (Integer known : entries.keySet()) if (Arrays.binarySearch(pids, known) < 0) vanished.add(known);
         if (!vanished.isEmpty()) {
             for (Map.Entry<Integer, Entry> e : entries.entrySet()) {
                 if (vanished.contains(e.getValue().stat.ppid())) reread.add(e.getKey());
