@@ -20,17 +20,20 @@ final class PidLister {
     private static final int BUFFER_BYTES = 256 * 1024;
 
     private final String dir;
-    private final Memory buffer;
-    private final byte[] bytes = new byte[BUFFER_BYTES];
+    private Memory buffer; // allocated on first use: a reader that only reads files needs none
+    private byte[] bytes;
     private int[] pids = new int[4096];
 
     PidLister(String dir) {
         this.dir = dir;
-        this.buffer = SYS_GETDENTS64 > 0 ? new Memory(BUFFER_BYTES) : null;
     }
 
     int[] list() {
-        if (buffer == null) return listPortably();
+        if (SYS_GETDENTS64 < 0) return listPortably();
+        if (buffer == null) {
+            buffer = new Memory(BUFFER_BYTES);
+            bytes = new byte[BUFFER_BYTES];
+        }
         int fd = LibC.INSTANCE.open(dir, LibC.O_RDONLY | LibC.O_DIRECTORY | LibC.O_CLOEXEC);
         if (fd < 0) return listPortably();
         int n = 0;

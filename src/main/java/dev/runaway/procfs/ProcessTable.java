@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Future;
 
 /**
  * The process table, kept between scans so that most scans read little. Each scan lists the
@@ -32,15 +33,16 @@ public final class ProcessTable {
     private final Map<Integer, Entry> entries = new HashMap<>();
     private Set<Integer> probation = new HashSet<>();
     private Set<Integer> lostMidScan = new HashSet<>();
+    private int[] lastPids = new int[0];
     private int roundRobin;
 
-    private static final class Entry {
+    static final class Entry {
         ProcStat stat;
         Statics statics;
         ProcessSample sample;
     }
 
-    private record Statics(int uid, List<String> cmdline, String exe, String cgroup) {
+    record Statics(int uid, List<String> cmdline, String exe, String cgroup) {
     }
 
     public ProcessTable(ProcReader reader, long pageBytes) {
@@ -56,34 +58,45 @@ public final class ProcessTable {
     public ScanSample scan(boolean complete) {
         long started = System.nanoTime();
         Instant time = Instant.now();
+        // What is already known can be re-read while the directory is listed.
+        List<Integer> early = new ArrayList<>(probation);
+        if (complete) early.addAll(entries.keySet());
+        else addRoundRobin(early);
+        Future<Map<Integer, ProcStat>> earlyHalf = Helper.submit(reader, early.subList(early.size() / 2, early.size()));
         int[] pids = reader.pids(); // ascending
+        Map<Integer, ProcStat> earlyStats = readStats(early.subList(0, early.size() / 2));
+        earlyStats.putAll(Helper.join(earlyHalf));
 
-        Set<Integer> reread = new HashSet<>(probation);
         Set<Integer> vanished = new HashSet<>(lostMidScan);
         lostMidScan = new HashSet<>();
         for (Integer known : entries.keySet()) if (Arrays.binarySearch(pids, known) < 0) vanished.add(known);
+        List<Integer> orphaned = new ArrayList<>();
         if (!vanished.isEmpty()) {
             for (Map.Entry<Integer, Entry> e : entries.entrySet()) {
-                if (vanished.contains(e.getValue().stat.ppid())) reread.add(e.getKey());
+                if (vanished.contains(e.getValue().stat.ppid()) && !earlyStats.containsKey(e.getKey())) orphaned.add(e.getKey());
             }
             entries.keySet().removeAll(vanished);
         }
-        if (complete) {
-            reread.addAll(entries.keySet());
-        } else {
-            addRoundRobin(pids, reread);
+        for (Map.Entry<Integer, ProcStat> e : earlyStats.entrySet()) {
+            Entry entry = entries.get(e.getKey());
+            if (entry != null) refresh(e.getKey(), entry, e.getValue(), reader);
+        }
+        for (int pid : orphaned) {
+            Entry entry = entries.get(pid);
+            if (entry != null) refresh(pid, entry, reader.stat(pid).orElse(null), reader);
         }
 
-        Set<Integer> seenFirst = new HashSet<>();
-        for (int pid : pids) {
-            Entry entry = entries.get(pid);
-            if (entry == null) {
-                if (admit(pid)) seenFirst.add(pid);
-            } else if (reread.contains(pid)) {
-                refresh(pid, entry);
-            }
+        List<Integer> fresh = new ArrayList<>();
+        for (int pid : pids) if (!entries.containsKey(pid)) fresh.add(pid);
+        Future<Map<Integer, Entry>> admittedHalf = Helper.submitAdmit(reader, fresh.subList(fresh.size() / 2, fresh.size()));
+        Map<Integer, Entry> admitted = admit(fresh.subList(0, fresh.size() / 2), reader);
+        admitted.putAll(Helper.join(admittedHalf));
+        for (Map.Entry<Integer, Entry> e : admitted.entrySet()) {
+            e.getValue().sample = sample(e.getValue());
+            entries.put(e.getKey(), e.getValue());
         }
-        probation = seenFirst;
+        probation = new HashSet<>(admitted.keySet());
+        lastPids = pids;
 
         List<ProcessSample> processes = new ArrayList<>(entries.size());
         for (int pid : pids) {
@@ -93,42 +106,55 @@ public final class ProcessTable {
         return new ScanSample(time, started, List.copyOf(processes), complete, System.nanoTime() - started);
     }
 
-    private void addRoundRobin(int[] pids, Set<Integer> into) {
-        if (pids.length == 0) return;
-        int share = Math.max(1, pids.length / ROUND_ROBIN_SHARE);
-        for (int i = 0; i < share; i++) into.add(pids[(roundRobin + i) % pids.length]);
-        roundRobin = (roundRobin + share) % pids.length;
+    /** The next share of the pids known from the last scan. */
+    private void addRoundRobin(List<Integer> into) {
+        if (lastPids.length == 0) return;
+        int share = Math.max(1, lastPids.length / ROUND_ROBIN_SHARE);
+        for (int i = 0; i < share; i++) into.add(lastPids[(roundRobin + i) % lastPids.length]);
+        roundRobin = (roundRobin + share) % lastPids.length;
     }
 
-    /** A pid not in the table: read everything; false when it vanished meanwhile. */
-    private boolean admit(int pid) {
-        Optional<ProcStat> stat = reader.stat(pid);
-        if (stat.isEmpty()) return false;
-        Entry entry = new Entry();
-        entry.stat = stat.get();
-        entry.statics = readStatics(pid);
-        entry.sample = sample(entry);
-        entries.put(pid, entry);
-        return true;
+    private Map<Integer, ProcStat> readStats(List<Integer> pids) {
+        return readStats(pids, reader);
     }
 
-    /** Re-reads stat; a different start time means the pid was reused: a new process. */
-    private void refresh(int pid, Entry entry) {
-        Optional<ProcStat> stat = reader.stat(pid);
-        if (stat.isEmpty()) {
+    /** Stats of these pids; a pid whose stat is gone maps to null. */
+    static Map<Integer, ProcStat> readStats(List<Integer> pids, ProcReader with) {
+        Map<Integer, ProcStat> out = new HashMap<>(pids.size() * 2);
+        for (int pid : pids) out.put(pid, with.stat(pid).orElse(null));
+        return out;
+    }
+
+    /** New pids: everything read; a pid that vanished meanwhile is left out. */
+    static Map<Integer, Entry> admit(List<Integer> pids, ProcReader with) {
+        Map<Integer, Entry> out = new HashMap<>(pids.size() * 2);
+        for (int pid : pids) {
+            Optional<ProcStat> stat = with.stat(pid);
+            if (stat.isEmpty()) continue;
+            Entry entry = new Entry();
+            entry.stat = stat.get();
+            entry.statics = readStatics(pid, with);
+            out.put(pid, entry);
+        }
+        return out;
+    }
+
+    /** Applies a re-read stat; a different start time means the pid was reused: a new process. */
+    private void refresh(int pid, Entry entry, ProcStat stat, ProcReader with) {
+        if (stat == null) {
             entries.remove(pid);
             lostMidScan.add(pid); // its children are re-read next scan, as for any vanished pid
             return;
         }
-        boolean reused = stat.get().startTicks() != entry.stat.startTicks();
-        boolean execed = !stat.get().comm().equals(entry.stat.comm());
-        entry.stat = stat.get();
-        if (reused || execed) entry.statics = readStatics(pid);
+        boolean reused = stat.startTicks() != entry.stat.startTicks();
+        boolean execed = !stat.comm().equals(entry.stat.comm());
+        entry.stat = stat;
+        if (reused || execed) entry.statics = readStatics(pid, with);
         entry.sample = sample(entry);
     }
 
-    private Statics readStatics(int pid) {
-        return new Statics(reader.uid(pid), reader.cmdline(pid), reader.exe(pid), reader.cgroup(pid));
+    private static Statics readStatics(int pid, ProcReader with) {
+        return new Statics(with.uid(pid), with.cmdline(pid), with.exe(pid), with.cgroup(pid));
     }
 
     private ProcessSample sample(Entry e) {

@@ -1,0 +1,63 @@
+package dev.runaway.procfs;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * A second reading thread for the process table. Most of a scan's time is the kernel's, per
+ * file; on a machine with two cores, half the files are read here while the scan thread reads
+ * the other half (and lists the directory). Small batches are not worth the hand-off and stay
+ * on the caller's thread.
+ */
+final class Helper {
+    /** Below this many pids a batch is read by the caller alone. */
+    static final int PARALLEL_FROM = 128;
+
+    private static final ExecutorService WORKER = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "runaway-scan-helper");
+        t.setDaemon(true);
+        return t;
+    });
+    private static final ThreadLocal<Map<Path, ProcReader>> READERS = ThreadLocal.withInitial(HashMap::new);
+
+    private Helper() {
+    }
+
+    private static ProcReader reader(Path root) {
+        return READERS.get().computeIfAbsent(root, ProcReader::new);
+    }
+
+    /** Stats of these pids on the helper thread, or now with the caller's reader when few. */
+    static Future<Map<Integer, ProcStat>> submit(ProcReader caller, List<Integer> pids) {
+        List<Integer> copy = List.copyOf(pids);
+        if (copy.size() < PARALLEL_FROM) return CompletableFuture.completedFuture(ProcessTable.readStats(copy, caller));
+        Path root = caller.root();
+        return WORKER.submit(() -> ProcessTable.readStats(copy, reader(root)));
+    }
+
+    /** New pids read whole on the helper thread, or now with the caller's reader when few. */
+    static Future<Map<Integer, ProcessTable.Entry>> submitAdmit(ProcReader caller, List<Integer> pids) {
+        List<Integer> copy = List.copyOf(pids);
+        if (copy.size() < PARALLEL_FROM) return CompletableFuture.completedFuture(ProcessTable.admit(copy, caller));
+        Path root = caller.root();
+        return WORKER.submit(() -> ProcessTable.admit(copy, reader(root)));
+    }
+
+    static <T> T join(Future<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the scan helper read /proc", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the scan helper failed", e.getCause());
+        }
+    }
+}
