@@ -81,9 +81,12 @@ public final class ProcessTable {
             Entry entry = entries.get(e.getKey());
             if (entry != null) refresh(e.getKey(), entry, e.getValue(), reader);
         }
-        for (int pid : orphaned) {
-            Entry entry = entries.get(pid);
-            if (entry != null) refresh(pid, entry, reader.stat(pid).orElse(null), reader);
+        Future<Map<Integer, ProcStat>> orphanedHalf = Helper.submit(reader, orphaned.subList(orphaned.size() / 2, orphaned.size()));
+        Map<Integer, ProcStat> orphanedStats = readStats(orphaned.subList(0, orphaned.size() / 2));
+        orphanedStats.putAll(Helper.join(orphanedHalf));
+        for (Map.Entry<Integer, ProcStat> e : orphanedStats.entrySet()) {
+            Entry entry = entries.get(e.getKey());
+            if (entry != null) refresh(e.getKey(), entry, e.getValue(), reader);
         }
 
         List<Integer> fresh = new ArrayList<>();

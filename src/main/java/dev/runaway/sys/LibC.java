@@ -25,6 +25,11 @@ public interface LibC extends Library {
 
     int close(int fd);
 
+    long readlink(String path, byte[] buffer, long size);
+
+    /** glibc 2.33 and later export stat itself; the buffer is a raw struct stat. */
+    int stat(String path, byte[] statBuffer);
+
     /** A raw system call with three arguments (getdents64: fd, buffer, size). */
     long syscall(long number, long a, com.sun.jna.Pointer b, long c);
 }
