@@ -162,11 +162,11 @@ public final class Analyzer {
                 queue[write++] = i;
             }
         }
-        List<ProcessIdentity> targets = new ArrayList<>();
+        List<ProcessSample> targets = new ArrayList<>();
         for (int read = 0; read < write; read++) {
             int n = queue[read];
             if (f.isLiving(n) && inGroups(f.living.get(n)) && f.living.get(n).pid() != selfPid) {
-                targets.add(f.living.get(n).identity());
+                targets.add(f.living.get(n));
             }
             for (int c = f.childStart[n]; c < f.childStart[n + 1]; c++) {
                 int child = f.childList[c];
@@ -180,8 +180,9 @@ public final class Analyzer {
     }
 
     /** The one cgroup every target is in, if no other process is in it. */
-    private static Optional<String> exclusiveCgroup(Forest f, List<ProcessIdentity> targets) {
-        Set<ProcessIdentity> set = new HashSet<>(targets);
+    private static Optional<String> exclusiveCgroup(Forest f, List<ProcessSample> targets) {
+        Set<ProcessIdentity> set = new HashSet<>();
+        for (ProcessSample t : targets) set.add(t.identity());
         String shared = null;
         for (int i = 0; i < f.livingCount; i++) {
             ProcessSample p = f.living.get(i);
@@ -193,7 +194,8 @@ public final class Analyzer {
         }
         if (shared == null) return Optional.empty();
         for (ProcessSample p : f.living) {
-            if (p.cgroup().equals(shared) && !set.contains(p.identity())) return Optional.empty();
+            boolean dead = p.state() == 'Z' || p.state() == 'X'; // a zombie holds nothing
+            if (!dead && p.cgroup().equals(shared) && !set.contains(p.identity())) return Optional.empty();
         }
         return Optional.of(shared);
     }

@@ -1,6 +1,7 @@
 package dev.runaway.analysis;
 
 import dev.runaway.model.ProcessIdentity;
+import dev.runaway.model.ProcessSample;
 
 import java.util.List;
 import java.util.Optional;
@@ -11,8 +12,13 @@ import java.util.Optional;
  * cgroup holds nothing else (then freezing or killing the cgroup reaches even members a scan
  * has not seen yet).
  *
- * @param processes  by identity, so a pid reused after planning is never hit
- * @param cgroup     the v2 path of a cgroup that holds only targets
+ * @param samples  the targets as the scan saw them (identity, executable, command line)
+ * @param cgroup   the v2 path of a cgroup that holds only targets
  */
-public record TargetSet(String command, List<ProcessIdentity> processes, Optional<String> cgroup) {
+public record TargetSet(String command, List<ProcessSample> samples, Optional<String> cgroup) {
+
+    /** By identity, so a pid reused after planning is never hit. */
+    public List<ProcessIdentity> processes() {
+        return samples.stream().map(ProcessSample::identity).toList();
+    }
 }

@@ -1,7 +1,9 @@
 package dev.runaway.sys;
 
 import com.sun.jna.Library;
+import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
+import com.sun.jna.Pointer;
 
 /** The few libc calls Java has no API for: signals other than SIGTERM/SIGKILL, and our uid. */
 public interface LibC extends Library {
@@ -30,6 +32,14 @@ public interface LibC extends Library {
     /** glibc 2.33 and later export stat itself; the buffer is a raw struct stat. */
     int stat(String path, byte[] statBuffer);
 
+    /** pidfd_open(pid, flags): a descriptor that names this process and no later one. */
+    int syscall(long number, int pid, int flags) throws LastErrorException;
+
+    /** pidfd_send_signal(pidfd, sig, info, flags). */
+    int syscall(long number, int pidfd, int signal, Pointer info, int flags) throws LastErrorException;
+
+    int chmod(String path, int mode) throws LastErrorException;
+
     /** A raw system call with three arguments (getdents64: fd, buffer, size). */
-    long syscall(long number, long a, com.sun.jna.Pointer b, long c);
+    long syscall(long number, long a, Pointer b, long c);
 }

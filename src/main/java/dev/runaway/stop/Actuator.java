@@ -1,0 +1,208 @@
+package dev.runaway.stop;
+
+import com.sun.jna.LastErrorException;
+import dev.runaway.model.ProcessIdentity;
+import dev.runaway.sandbox.CgroupLayout;
+import dev.runaway.sys.LibC;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Pulls the levers: each action is tried first as the user (a user's own runaway needs no
+ * privilege) and goes to the helper only when the kernel says EPERM. The helper is started on
+ * first need through {@code helperStarter}, or not at all when there is none.
+ */
+public final class Actuator implements AutoCloseable {
+    private final Path procRoot;
+    private final Path unified;
+    private final Supplier<HelperClient> helperStarter;
+    private HelperClient helper;
+    private int helperRequests;
+
+    public Actuator(Path procRoot, Supplier<HelperClient> helperStarter) {
+        this.procRoot = procRoot;
+        this.unified = CgroupLayout.detect().unified().orElse(null);
+        this.helperStarter = helperStarter;
+    }
+
+    /** Starts the helper now (before need: when pids run out, nothing can be started). */
+    public synchronized boolean warmUp() {
+        return helper() != null;
+    }
+
+    /** How many requests went to the helper: 0 when everything was done as the user. */
+    public synchronized int helperRequests() {
+        return helperRequests;
+    }
+
+    public Pidfd.Result signal(ProcessIdentity id, int signal) throws StopException {
+        Pidfd.Result direct = Pidfd.signal(procRoot, id, signal);
+        if (direct != Pidfd.Result.DENIED) return direct;
+        HelperClient.Reply r = viaHelper("SIGNAL " + id.pid() + " " + id.startTicks() + " " + signal);
+        if (r.ok()) return Pidfd.Result.SENT;
+        if (r.code().equals("gone")) return Pidfd.Result.GONE;
+        throw new StopException("the helper refused to signal " + id + ": " + r.text());
+    }
+
+    public void freeze(String cgroup, boolean frozen) throws StopException {
+        writeOrHelper(cgroup, "cgroup.freeze", frozen ? "1" : "0", (frozen ? "FREEZE " : "THAW ") + cgroup);
+    }
+
+    public void killCgroup(String cgroup) throws StopException {
+        writeOrHelper(cgroup, "cgroup.kill", "1", "KILLCG " + cgroup);
+    }
+
+    /** Members of a cgroup and its children; cgroupfs lets anyone read them. */
+    public Set<Integer> members(String cgroup) {
+        Set<Integer> pids = new HashSet<>();
+        collect(dir(cgroup), pids);
+        return pids;
+    }
+
+    private static void collect(Path dir, Set<Integer> into) {
+        try (var lines = Files.lines(dir.resolve("cgroup.procs"))) {
+            lines.filter(l -> !l.isBlank()).forEach(l -> into.add(Integer.parseInt(l.trim())));
+            try (var children = Files.newDirectoryStream(dir, Files::isDirectory)) {
+                for (Path child : children) collect(child, into);
+            }
+        } catch (IOException | RuntimeException gone) {
+            // removed meanwhile
+        }
+    }
+
+    public boolean isFrozen(String cgroup) {
+        try {
+            for (String line : Files.readAllLines(dir(cgroup).resolve("cgroup.events"))) {
+                if (line.equals("frozen 1")) return true;
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
+    }
+
+    /** Creates and freezes runaway-quarantine.NAME at the top of the v2 tree; returns its path. */
+    public String quarantine(String name) throws StopException {
+        String cgroup = "/runaway-quarantine." + name;
+        try {
+            Files.createDirectories(dir(cgroup));
+            Files.writeString(dir(cgroup).resolve("cgroup.freeze"), "1");
+            return cgroup;
+        } catch (AccessDeniedException denied) {
+            HelperClient.Reply r = viaHelper("QUARANTINE " + name);
+            if (!r.ok()) throw new StopException("the helper would not make a quarantine: " + r.text());
+            return r.text().trim();
+        } catch (IOException e) {
+            throw new StopException("cannot make the quarantine cgroup " + cgroup + ": " + e.getMessage());
+        }
+    }
+
+    /** Moves one process, checked by start time, into a quarantine cgroup; false when it is gone. */
+    public boolean move(String quarantine, ProcessIdentity id) throws StopException {
+        boolean same = dev.runaway.procfs.ProcStat.read(procRoot, id.pid())
+                .map(s -> s.startTicks() == id.startTicks()).orElse(false);
+        if (!same) return false;
+        try {
+            Files.writeString(dir(quarantine).resolve("cgroup.procs"), Integer.toString(id.pid()));
+            return true;
+        } catch (AccessDeniedException denied) {
+            HelperClient.Reply r = viaHelper("MOVE " + quarantine + " " + id.pid() + " " + id.startTicks());
+            if (r.ok()) return true;
+            if (r.code().equals("gone")) return false;
+            throw new StopException("the helper would not move " + id + ": " + r.text());
+        } catch (IOException e) {
+            return false; // exited between the check and the move
+        }
+    }
+
+    /** Thaws and removes an empty quarantine cgroup. */
+    public void release(String quarantine) throws StopException {
+        try {
+            Files.writeString(dir(quarantine).resolve("cgroup.freeze"), "0");
+            Files.delete(dir(quarantine));
+        } catch (AccessDeniedException denied) {
+            HelperClient.Reply r = viaHelper("RELEASE " + quarantine);
+            if (!r.ok()) throw new StopException("the helper would not release " + quarantine + ": " + r.text());
+        } catch (IOException e) {
+            throw new StopException("cannot remove " + quarantine + ": " + e.getMessage());
+        }
+    }
+
+    /** Takes the execute bits off; returns the old mode. */
+    public int revoke(String file) throws StopException {
+        int old;
+        try {
+            old = (Integer) Files.getAttribute(Path.of(file), "unix:mode") & 07777;
+        } catch (IOException e) {
+            throw new StopException("cannot read the mode of " + file + ": " + e.getMessage());
+        }
+        try {
+            LibC.INSTANCE.chmod(file, old & ~0111);
+            return old;
+        } catch (LastErrorException e) {
+            if (e.getErrorCode() != 1) throw new StopException("chmod " + file + ": errno " + e.getErrorCode());
+        }
+        HelperClient.Reply r = viaHelper("REVOKE " + file);
+        if (!r.ok()) throw new StopException("the helper would not revoke " + file + ": " + r.text());
+        return Integer.parseInt(r.text().trim(), 8);
+    }
+
+    public void restore(String file, int mode) throws StopException {
+        try {
+            LibC.INSTANCE.chmod(file, mode);
+            return;
+        } catch (LastErrorException e) {
+            if (e.getErrorCode() != 1) throw new StopException("chmod " + file + ": errno " + e.getErrorCode());
+        }
+        HelperClient.Reply r = viaHelper("RESTORE " + file + " " + Integer.toOctalString(mode));
+        if (!r.ok()) throw new StopException("the helper would not restore " + file + ": " + r.text());
+    }
+
+    private void writeOrHelper(String cgroup, String file, String value, String request) throws StopException {
+        try {
+            Files.writeString(dir(cgroup).resolve(file), value);
+            return;
+        } catch (AccessDeniedException denied) {
+            HelperClient.Reply r = viaHelper(request);
+            if (!r.ok()) throw new StopException("the helper refused '" + request + "': " + r.text());
+        } catch (IOException e) {
+            throw new StopException("cannot write " + file + " of " + cgroup + ": " + e.getMessage());
+        }
+    }
+
+    private Path dir(String cgroup) {
+        if (unified == null) throw new IllegalStateException("no cgroup v2 tree on this machine");
+        if (!cgroup.startsWith("/") || cgroup.contains("..")) throw new IllegalArgumentException("not a cgroup path: " + cgroup);
+        return unified.resolve(cgroup.substring(1));
+    }
+
+    private synchronized HelperClient.Reply viaHelper(String request) throws StopException {
+        HelperClient h = helper();
+        if (h == null) {
+            throw new StopException("'" + request.split(" ")[0] + "' needs privilege and no helper is available:"
+                    + " run Runaway as root, or install the package (its helper runs through pkexec)");
+        }
+        try {
+            helperRequests++;
+            return h.request(request);
+        } catch (IOException e) {
+            throw new StopException("the helper stopped answering: " + e.getMessage());
+        }
+    }
+
+    private HelperClient helper() {
+        if (helper == null || !helper.alive()) helper = helperStarter.get();
+        return helper;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (helper != null) helper.close();
+    }
+}

@@ -1,0 +1,39 @@
+package dev.runaway.stop;
+
+import dev.runaway.analysis.Analyzer;
+import dev.runaway.analysis.TargetSet;
+import dev.runaway.model.PulseSample;
+import dev.runaway.procfs.CgroupPids;
+import dev.runaway.procfs.ProcReader;
+import dev.runaway.procfs.ProcessTable;
+import dev.runaway.procfs.PulseReader;
+import dev.runaway.sys.LibC;
+
+import java.nio.file.Path;
+import java.util.function.Supplier;
+
+/**
+ * A fresh, complete scan on every call, and the target set of one command in it: the stop
+ * engine re-reads its targets this way between rounds, so new members are seen as they come.
+ * Its analyzer keeps lineage across calls, so descendants whose parent exited are still found.
+ */
+public final class CommandRescan implements Supplier<TargetSet> {
+    private final String command;
+    private final ProcessTable table;
+    private final Analyzer analyzer;
+    private final PulseReader pulse;
+
+    public CommandRescan(Path procRoot, String command, PulseReader pulse) {
+        this.command = command;
+        this.table = new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize());
+        this.analyzer = new Analyzer(CgroupPids.live());
+        this.pulse = pulse;
+    }
+
+    @Override
+    public TargetSet get() {
+        PulseSample now = pulse.read();
+        analyzer.analyze(table.scan(true), now);
+        return analyzer.targets(command);
+    }
+}

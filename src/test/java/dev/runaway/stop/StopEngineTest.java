@@ -1,0 +1,178 @@
+package dev.runaway.stop;
+
+import dev.runaway.analysis.TargetSet;
+import dev.runaway.drill.Drill;
+import dev.runaway.drill.Drills;
+import dev.runaway.drill.Scenario;
+import dev.runaway.model.ProcessIdentity;
+import dev.runaway.procfs.ProcStat;
+import dev.runaway.procfs.PulseReader;
+import dev.runaway.sandbox.Sandbox;
+import dev.runaway.sandbox.SandboxMonitor;
+import dev.runaway.sandbox.SandboxSpec;
+import dev.runaway.sandbox.Sandboxes;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The guided stop on real drills at full growth, caps as literals: each lever in turn, zero
+ * confirmed, nothing outside the targets touched, and what was changed put back.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class StopEngineTest {
+    private static final Path PROC = Path.of("/proc");
+    private static final Duration LIFETIME = Duration.ofMinutes(3);
+    private static PulseReader pulse;
+
+    @BeforeAll
+    static void pulse() {
+        pulse = PulseReader.live();
+    }
+
+    @Test
+    void orphansInTheirOwnCgroupAreStoppedByFreezingIt() throws Exception {
+        try (Sandbox bystanders = Sandboxes.create(SandboxSpec.of("test-stop-bystander", 4));
+             Drill drill = Drills.start(Scenario.ORPHANS, 60, LIFETIME, false)) {
+            ProcessIdentity bystander = startSleeper(bystanders);
+            String tool = drill.folder().resolve("cache/tool").toString();
+            awaitCap(drill);
+            StopPlan plan = plan(tool, true);
+            assertThat(plan.chosen()).isEqualTo(Lever.FREEZE_CGROUP);
+            StopEngine.Outcome outcome = run(plan);
+            assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
+            assertThat(drill.sandbox().memberPids()).isEmpty();
+            assertThat(alive(bystander)).as("a process outside the targets").isTrue();
+            assertThat(outcome.steps()).extracting(StopEngine.Step::step)
+                    .containsSubsequence("stop growth", "kill", "confirm zero", "restore");
+        }
+    }
+
+    @Test
+    void orphansSharingTheirCgroupAreStoppedByRevokingExecAndTheModeComesBack() throws Exception {
+        try (Drill drill = Drills.start(Scenario.ORPHANS, 60, LIFETIME, false)) {
+            ProcessIdentity shell = startSleeper(drill.sandbox()); // the user's shell, in the same cgroup
+            Path tool = drill.folder().resolve("cache/tool");
+            awaitCap(drill);
+            StopPlan plan = plan(tool.toString(), true);
+            assertThat(plan.refused().get(Lever.FREEZE_CGROUP)).contains("share");
+            assertThat(plan.chosen()).isEqualTo(Lever.REVOKE_EXEC);
+            assertThat(plan.binaries()).containsExactly(tool.toString());
+            int before = mode(tool);
+            StopEngine.Outcome outcome = run(plan);
+            assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
+            assertThat(drill.sandbox().memberPids()).containsExactly(shell.pid());
+            assertThat(mode(tool)).as("execute bits back as recorded").isEqualTo(before).isEqualTo(0755);
+            assertThat(outcome.restoredModes()).containsEntry(tool.toString(), 0755);
+        }
+    }
+
+    @Test
+    void aScriptRunByAnInterpreterIsNotRevokedAndGoesToQuarantine() throws Exception {
+        try (Drill drill = Drills.start(Scenario.RECURSIVE, 40, LIFETIME, false)) {
+            ProcessIdentity shell = startSleeper(drill.sandbox());
+            awaitCap(drill);
+            String deploy = drill.folder().resolve("deploy.sh").toString();
+            StopPlan plan = plan(deploy, true);
+            assertThat(plan.refused().get(Lever.REVOKE_EXEC)).contains("a script started through an interpreter");
+            assertThat(plan.chosen()).isEqualTo(Lever.QUARANTINE);
+            StopEngine.Outcome outcome = run(plan);
+            assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
+            assertThat(drill.sandbox().memberPids()).containsExactly(shell.pid());
+            assertThat(Files.list(Path.of("/sys/fs/cgroup/unified")).map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("runaway-quarantine.")).toList()).as("quarantine removed").isEmpty();
+        }
+    }
+
+    @Test
+    void withoutQuarantineASigstopSweepStopsAGrowingFanout() throws Exception {
+        try (Drill drill = Drills.start(Scenario.FANOUT, 80, LIFETIME, false)) {
+            ProcessIdentity shell = startSleeper(drill.sandbox());
+            awaitCap(drill);
+            String worker = ProcStat.read(PROC, (int) drill.info().rootPid()).map(s -> exe((int) drill.info().rootPid())).orElseThrow();
+            StopPlan plan = plan(worker, false);
+            assertThat(plan.chosen()).isEqualTo(Lever.SIGSTOP_SWEEP);
+            StopEngine.Outcome outcome = run(plan);
+            assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
+            assertThat(drill.sandbox().memberPids()).containsExactly(shell.pid());
+        }
+    }
+
+    @Test
+    void aLinearChainInItsOwnCgroupGoesToZero() throws Exception {
+        try (Drill drill = Drills.start(Scenario.LINEAR, 60, LIFETIME, false)) {
+            awaitCap(drill);
+            String worker = exe((int) drill.info().rootPid());
+            StopPlan plan = plan(worker, true);
+            assertThat(plan.chosen()).isEqualTo(Lever.FREEZE_CGROUP);
+            StopEngine.Outcome outcome = run(plan);
+            assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
+            assertThat(drill.sandbox().memberPids()).isEmpty();
+        }
+    }
+
+    @Test
+    void aReusedPidGetsNoSignal() throws Exception {
+        try (Sandbox box = Sandboxes.create(SandboxSpec.of("test-stop-reuse", 4))) {
+            ProcessIdentity sleeper = startSleeper(box);
+            ProcessIdentity stale = new ProcessIdentity(sleeper.pid(), sleeper.startTicks() - 1); // "the same pid, earlier"
+            assertThat(Pidfd.signal(PROC, stale, 9)).isEqualTo(Pidfd.Result.GONE);
+            Thread.sleep(200);
+            assertThat(alive(sleeper)).as("the process now holding the pid").isTrue();
+            assertThat(Pidfd.signal(PROC, sleeper, 9)).isEqualTo(Pidfd.Result.SENT);
+        }
+    }
+
+    private static StopPlan plan(String command, boolean root) {
+        TargetSet targets = new CommandRescan(PROC, command, pulse).get();
+        assertThat(targets.samples()).as("targets for " + command).isNotEmpty();
+        return new Planner(Disposable.forThisUser(), root).plan(targets);
+    }
+
+    private static StopEngine.Outcome run(StopPlan plan) {
+        List<StopEngine.Step> seen = new ArrayList<>();
+        try (Actuator actuator = new Actuator(PROC, () -> null)) {
+            StopEngine.Outcome outcome = new StopEngine(actuator, new CommandRescan(PROC, plan.command(), pulse), seen::add)
+                    .run(plan, false);
+            assertThat(seen).as("live steps").isEqualTo(outcome.steps());
+            return outcome;
+        }
+    }
+
+    private static void awaitCap(Drill drill) throws InterruptedException {
+        SandboxMonitor monitor = new SandboxMonitor(drill.sandbox());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+        while (monitor.sample().failedForks() <= 0 && System.nanoTime() < deadline) Thread.sleep(50);
+        assertThat(monitor.sample().failedForks()).as("the drill reached its cap").isPositive();
+    }
+
+    private static ProcessIdentity startSleeper(Sandbox box) throws Exception {
+        Process p = box.start(new ProcessBuilder("sleep", "300"));
+        return ProcStat.read(PROC, (int) p.pid()).orElseThrow().identity();
+    }
+
+    private static boolean alive(ProcessIdentity id) {
+        return ProcStat.read(PROC, id.pid()).filter(s -> s.startTicks() == id.startTicks() && !s.isZombie()).isPresent();
+    }
+
+    private static int mode(Path file) throws Exception {
+        return (Integer) Files.getAttribute(file, "unix:mode") & 07777;
+    }
+
+    private static String exe(int pid) {
+        try {
+            return Files.readSymbolicLink(PROC.resolve(pid + "/exe")).toString();
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
