@@ -151,13 +151,18 @@ public final class Analyzer {
      * processes below them in the (remembered) forest, and their cgroup if it holds only them.
      */
     public synchronized TargetSet targets(String command) {
+        return targets(command, (p, key) -> key.equals(command));
+    }
+
+    /** The target set seeded by the processes SEED accepts (a sample and its command key), with all below them. */
+    public synchronized TargetSet targets(String label, java.util.function.BiPredicate<ProcessSample, String> seed) {
         Forest f = lastForest;
-        if (f == null) return new TargetSet(command, List.of(), Optional.empty());
+        if (f == null) return new TargetSet(label, List.of(), Optional.empty());
         boolean[] seen = new boolean[f.size];
         int[] queue = new int[f.size];
         int write = 0;
         for (int i = 0; i < f.livingCount; i++) {
-            if (inGroups(f.living.get(i)) && f.keyOf(i).equals(command)) {
+            if (inGroups(f.living.get(i)) && seed.test(f.living.get(i), f.keyOf(i))) {
                 seen[i] = true;
                 queue[write++] = i;
             }
@@ -176,7 +181,7 @@ public final class Analyzer {
                 }
             }
         }
-        return new TargetSet(command, List.copyOf(targets), exclusiveCgroup(f, targets));
+        return new TargetSet(label, List.copyOf(targets), exclusiveCgroup(f, targets));
     }
 
     /** The one cgroup every target is in, if no other process is in it. */

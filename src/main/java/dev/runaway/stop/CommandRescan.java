@@ -13,18 +13,27 @@ import java.nio.file.Path;
 import java.util.function.Supplier;
 
 /**
- * A fresh, complete scan on every call, and the target set of one command in it: the stop
+ * A fresh, complete scan on every call, and the target set in it (of a command, a pid, a
+ * cgroup): the stop
  * engine re-reads its targets this way between rounds, so new members are seen as they come.
  * Its analyzer keeps lineage across calls, so descendants whose parent exited are still found.
  */
 public final class CommandRescan implements Supplier<TargetSet> {
     private final String command;
+    private final java.util.function.BiPredicate<dev.runaway.model.ProcessSample, String> seed;
     private final ProcessTable table;
     private final Analyzer analyzer;
     private final PulseReader pulse;
 
     public CommandRescan(Path procRoot, String command, PulseReader pulse) {
-        this.command = command;
+        this(procRoot, command, (p, key) -> key.equals(command), pulse);
+    }
+
+    /** Targets seeded by any rule: a pid and what is below it, or a cgroup's members. */
+    public CommandRescan(Path procRoot, String label, java.util.function.BiPredicate<dev.runaway.model.ProcessSample, String> seed,
+                         PulseReader pulse) {
+        this.command = label;
+        this.seed = seed;
         this.table = new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize());
         this.analyzer = new Analyzer(CgroupPids.live());
         this.pulse = pulse;
@@ -34,6 +43,6 @@ public final class CommandRescan implements Supplier<TargetSet> {
     public TargetSet get() {
         PulseSample now = pulse.read();
         analyzer.analyze(table.scan(true), now);
-        return analyzer.targets(command);
+        return analyzer.targets(command, seed);
     }
 }

@@ -132,7 +132,11 @@ public final class StopEngine {
             String cgroup = quarantine != null ? quarantine : plan.cgroup().orElseThrow();
             int members = actuator.members(cgroup).size();
             actuator.killCgroup(cgroup);
+            long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            while (!actuator.members(cgroup).isEmpty() && System.nanoTime() < deadline) sleep(10);
             log("kill", "cgroup.kill", members, "killed every member of " + cgroup, t);
+            if (live(rescan.get().samples()).isEmpty()) return;
+            t = System.nanoTime();
         }
         int killed = sweep(SIGKILL, "kill", "sigkill");
         log("kill", "sigkill", killed, "rounds until one found no new member", t);

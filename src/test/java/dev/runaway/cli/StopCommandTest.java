@@ -1,0 +1,81 @@
+package dev.runaway.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.runaway.drill.Drill;
+import dev.runaway.drill.Drills;
+import dev.runaway.drill.Scenario;
+import dev.runaway.sandbox.SandboxMonitor;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code runaway stop} as typed, on a real orphans drill capped at 45 tasks. */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class StopCommandTest {
+
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run run(String stdin, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        StopCommand stop = new StopCommand();
+        stop.input = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
+        CommandLine cli = new CommandLine(stop);
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int status = cli.execute(java.util.Arrays.copyOfRange(args, 1, args.length)); // args[0] is "stop"
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    @Test
+    void declinedDoesNothingThenYesReachesZeroAsJson() throws Exception {
+        try (Drill drill = Drills.start(Scenario.ORPHANS, 45, Duration.ofMinutes(2), false)) {
+            SandboxMonitor monitor = new SandboxMonitor(drill.sandbox());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (monitor.sample().failedForks() <= 0 && System.nanoTime() < deadline) Thread.sleep(50);
+            String tool = drill.folder().resolve("cache/tool").toString();
+
+            Run declined = run("no\n", "stop", "--command", tool);
+            assertThat(declined.status()).isEqualTo(1);
+            assertThat(declined.out()).contains("Stop plan for " + tool).contains("1. Stop growth: freeze the cgroup");
+            assertThat(drill.sandbox().memberPids()).as("nothing was done").isNotEmpty();
+
+            Run stopped = run("", "stop", "--command", tool, "--yes", "--json");
+            assertThat(stopped.status()).as(stopped.err()).isZero();
+            JsonNode json = new ObjectMapper().readTree(stopped.out());
+            assertThat(json.get("zeroConfirmed").asBoolean()).isTrue();
+            assertThat(json.get("plan").get("lever").asText()).isEqualTo("FREEZE_CGROUP");
+            assertThat(json.get("plan").get("targets").size()).isGreaterThan(30);
+            assertThat(json.get("steps").findValuesAsText("step")).contains("stop growth", "kill", "confirm zero", "restore");
+            assertThat(drill.sandbox().memberPids()).isEmpty();
+        }
+    }
+
+    @Test
+    void refusalsAreInWordsWithTheirOwnStatus() {
+        Run init = run("", "stop", "--pid", "1", "--yes");
+        assertThat(init.status()).isEqualTo(4);
+        assertThat(init.err()).contains("refused: pid 1 is init");
+        Run self = run("", "stop", "--pid", Long.toString(ProcessHandle.current().pid()), "--yes");
+        assertThat(self.status()).isEqualTo(4);
+        assertThat(self.err()).contains("is this console");
+        Run root = run("", "stop", "--cgroup", "/", "--yes");
+        assertThat(root.status()).isEqualTo(4);
+        Run nothing = run("", "stop", "--command", "/no/such/binary", "--yes");
+        assertThat(nothing.status()).isEqualTo(4);
+        assertThat(nothing.err()).contains("nothing matches");
+        Run none = run("", "stop");
+        assertThat(none.status()).isEqualTo(2);
+    }
+}
