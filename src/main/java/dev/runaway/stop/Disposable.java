@@ -26,15 +26,16 @@ public final class Disposable {
     private final List<Path> roots;
     private final Path home;
 
-    public Disposable(List<Path> extraRoots, Path home) {
+    /** Exactly these roots, plus the home's cache and build directories. */
+    public Disposable(List<Path> roots, Path home) {
         this.home = home;
-        this.roots = new ArrayList<>(List.of(Path.of("/tmp"), Path.of("/var/tmp"), home.resolve(".cache")));
-        this.roots.addAll(extraRoots);
+        this.roots = new ArrayList<>(roots);
+        this.roots.add(home.resolve(".cache"));
     }
 
     /** The defaults plus the root-owned config's lines, for the user running this. */
     public static Disposable forThisUser() {
-        List<Path> extra = new ArrayList<>();
+        List<Path> extra = new ArrayList<>(List.of(Path.of("/tmp"), Path.of("/var/tmp")));
         try {
             if (Files.exists(CONFIG) && ((Integer) Files.getAttribute(CONFIG, "unix:uid")) == 0) {
                 for (String line : Files.readAllLines(CONFIG)) {
@@ -60,6 +61,9 @@ public final class Disposable {
             if (!a.isRegularFile()) return new Verdict(false, file + ": not a regular file");
             int mode = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
             if ((mode & 06000) != 0) return new Verdict(false, file + ": setuid or setgid");
+            if ((Integer) Files.getAttribute(path, "unix:nlink", LinkOption.NOFOLLOW_LINKS) != 1) {
+                return new Verdict(false, file + ": more than one hard link (it may be a system binary by another name)");
+            }
         } catch (IOException | RuntimeException e) {
             return new Verdict(false, file + ": cannot be read (" + e.getMessage() + ")");
         }

@@ -1,0 +1,395 @@
+package dev.runaway.stop;
+
+import dev.runaway.procfs.ProcStat;
+import dev.runaway.sandbox.CgroupLayout;
+import dev.runaway.sandbox.CgroupSandbox;
+import dev.runaway.sandbox.NativeBinaries;
+import dev.runaway.sandbox.Sandbox;
+import dev.runaway.sandbox.SandboxSpec;
+import dev.runaway.sandbox.Sandboxes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The privileged helper against its protocol (docs/helper-protocol.md), as root. Safety: every
+ * process started here (the helper and the sleepers) runs in a sandbox this test owns; the
+ * helper lives in one sandbox and its targets in a second one, because the helper's own cgroup
+ * is one it must refuse. Refusals against processes the test did not start use only signal 18
+ * (SIGCONT), so that a helper bug would be harmless; REVOKE refusals never point at a real
+ * system file.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class HelperProtocolTest {
+    private static final Path PROC = Path.of("/proc");
+    private static final String QUARANTINE = "runaway-quarantine.";
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void helloNamesTheHelperAndItsUid() throws Exception {
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            assertThat(helper.ask("HELLO")).isEqualTo("OK runaway-helper 1 uid=0");
+            assertThat(helper.finish()).as("exit code once stdin closes").isZero();
+        }
+    }
+
+    @Test
+    void signalKillsASleeperButNotWithAWrongStartTime() throws Exception {
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            Process sleeper = sleeper(targets);
+            long ticks = ticks(sleeper.pid());
+
+            assertThat(helper.ask("SIGNAL " + sleeper.pid() + " " + (ticks + 1) + " 9")).startsWith("ERR gone");
+            assertThat(sleeper.waitFor(300, TimeUnit.MILLISECONDS)).as("the sleeper survives a wrong start time").isFalse();
+
+            assertThat(helper.ask("SIGNAL " + sleeper.pid() + " " + ticks + " 9")).isEqualTo("OK");
+            assertThat(sleeper.waitFor(10, TimeUnit.SECONDS)).as("the sleeper died").isTrue();
+            assertThat(sleeper.exitValue()).isEqualTo(128 + 9);
+            assertThat(helper.ask("SIGNAL " + sleeper.pid() + " " + ticks + " 9")).startsWith("ERR gone");
+        }
+    }
+
+    @Test
+    void refusesPidOneKernelThreadsItselfAndItsParentChain() throws Exception {
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            long kernelThread = anyKernelThread();
+            // Signal 18 (SIGCONT) only: should a check be missing, nothing is harmed.
+            for (long pid : List.of(1L, 2L, kernelThread, ProcessHandle.current().pid(), helper.pid())) {
+                assertThat(helper.ask("SIGNAL " + pid + " " + ticks(pid) + " 18")).as("pid " + pid).startsWith("ERR refused");
+            }
+            assertThat(helper.ask("SIGNAL 0 0 18")).startsWith("ERR refused");
+            assertThat(helper.ask("SIGNAL -5 0 18")).startsWith("ERR refused");
+            assertThat(helper.ask("HELLO")).startsWith("OK");
+        }
+    }
+
+    @Test
+    void freezesCapsListsAndKillsTheTargetSandboxCgroup() throws Exception {
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            assumeCgroups(helperBox, targets);
+            Path dir = ((CgroupSandbox) targets).dirs().unified();
+            Path capFile = ((CgroupSandbox) targets).dirs().capDir().resolve("pids.max");
+            String cgroup = relative(dir);
+            Process first = sleeper(targets);
+            Process second = sleeper(targets);
+
+            assertThat(helper.ask("MEMBERS " + cgroup)).startsWith("OK ")
+                    .contains(" " + first.pid()).contains(" " + second.pid());
+
+            assertThat(helper.ask("FREEZE " + cgroup)).isEqualTo("OK");
+            awaitTrue(() -> read(dir.resolve("cgroup.events")).contains("frozen 1"), "the cgroup froze");
+            assertThat(helper.ask("THAW " + cgroup)).isEqualTo("OK");
+            awaitTrue(() -> read(dir.resolve("cgroup.events")).contains("frozen 0"), "the cgroup thawed");
+
+            assertThat(helper.ask("PIDSMAX " + cgroup + " 16")).isEqualTo("OK 32");
+            assertThat(read(capFile).trim()).isEqualTo("16");
+            assertThat(helper.ask("PIDSMAX " + cgroup + " max")).isEqualTo("OK 16");
+            assertThat(helper.ask("PIDSMAX " + cgroup + " 32")).isEqualTo("OK max");
+
+            assertThat(helper.ask("KILLCG " + cgroup)).isEqualTo("OK");
+            assertThat(first.waitFor(10, TimeUnit.SECONDS)).as("first sleeper killed").isTrue();
+            assertThat(second.waitFor(10, TimeUnit.SECONDS)).as("second sleeper killed").isTrue();
+            awaitTrue(() -> helperAsk(helper, "MEMBERS " + cgroup).equals("OK"), "the cgroup is empty");
+        }
+    }
+
+    @Test
+    void refusesTheRootDotDotAndTheCgroupsOfItsOwnChain() throws Exception {
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            assumeCgroups(helperBox);
+            Path own = ((CgroupSandbox) helperBox).dirs().unified();
+            assertThat(helper.ask("FREEZE /")).startsWith("ERR refused");
+            assertThat(helper.ask("KILLCG /")).startsWith("ERR refused");
+            assertThat(helper.ask("MEMBERS /")).startsWith("ERR refused");
+            assertThat(helper.ask("FREEZE /../x")).startsWith("ERR refused");
+            assertThat(helper.ask("FREEZE relative/path")).startsWith("ERR refused");
+            // Verbs that could hurt nothing but the helper itself, should a check be missing.
+            for (String verb : List.of("THAW", "MEMBERS", "KILLCG")) {
+                assertThat(helper.ask(verb + " " + relative(own))).as(verb + " own cgroup").startsWith("ERR refused");
+            }
+            // The cgroup above the helper's holds the test JVM (or is the root): refused too.
+            assertThat(helper.ask("THAW " + relative(own.getParent()))).startsWith("ERR refused");
+            Optional<String> jvmCgroup = CgroupLayout.ownCgroup(Files.readString(Path.of("/proc/self/cgroup")), null);
+            if (jvmCgroup.isPresent()) assertThat(helper.ask("THAW " + jvmCgroup.get())).startsWith("ERR refused");
+            assertThat(helper.ask("MEMBERS /runaway-helper-test-no-such-cgroup")).startsWith("ERR gone");
+            assertThat(helper.ask("HELLO")).startsWith("OK");
+        }
+    }
+
+    @Test
+    void quarantinesASleeperAndReleasesTheEmptyQuarantine() throws Exception {
+        String name = "test-" + randomSuffix();
+        String cgroup = "/" + QUARANTINE + name;
+        Path quarantine = v2Root().resolve(QUARANTINE + name);
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            assumeCgroups(helperBox, targets);
+            Process sleeper = sleeper(targets);
+            long pid = sleeper.pid();
+            long ticks = ticks(pid);
+
+            assertThat(helper.ask("QUARANTINE " + name)).isEqualTo("OK " + cgroup);
+            assertThat(read(quarantine.resolve("cgroup.freeze")).trim()).isEqualTo("1");
+            assertThat(helper.ask("QUARANTINE bad.name")).startsWith("ERR usage");
+
+            String targetCgroup = relative(((CgroupSandbox) targets).dirs().unified());
+            assertThat(helper.ask("MOVE " + targetCgroup + " " + pid + " " + ticks)).as("not a quarantine").startsWith("ERR refused");
+            assertThat(helper.ask("MOVE " + cgroup + " " + pid + " " + (ticks + 1))).startsWith("ERR gone");
+            assertThat(helper.ask("MOVE " + cgroup + " " + pid + " " + ticks)).isEqualTo("OK");
+            assertThat(helper.ask("MEMBERS " + cgroup)).isEqualTo("OK " + pid);
+            awaitTrue(() -> read(quarantine.resolve("cgroup.events")).contains("frozen 1"), "the moved sleeper is frozen");
+
+            assertThat(helper.ask("RELEASE " + cgroup)).as("not empty").startsWith("ERR failed");
+            assertThat(read(quarantine.resolve("cgroup.freeze")).trim()).as("still frozen").isEqualTo("1");
+
+            assertThat(helper.ask("SIGNAL " + pid + " " + ticks + " 9")).isEqualTo("OK");
+            assertThat(sleeper.waitFor(10, TimeUnit.SECONDS)).as("the frozen sleeper died").isTrue();
+            awaitTrue(() -> helperAsk(helper, "RELEASE " + cgroup).equals("OK"), "the quarantine was released");
+            assertThat(quarantine).doesNotExist();
+            assertThat(helper.ask("RELEASE " + cgroup)).startsWith("ERR gone");
+        } finally {
+            removeQuarantine(quarantine);
+        }
+    }
+
+    @Test
+    void setsOomScoreAdjOfASleeper() throws Exception {
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            Process sleeper = sleeper(targets);
+            long ticks = ticks(sleeper.pid());
+            Path adj = PROC.resolve(Long.toString(sleeper.pid())).resolve("oom_score_adj");
+            assertThat(helper.ask("OOMADJ " + sleeper.pid() + " " + ticks + " 500")).isEqualTo("OK");
+            assertThat(read(adj).trim()).isEqualTo("500");
+            assertThat(helper.ask("OOMADJ " + sleeper.pid() + " " + (ticks + 1) + " 100")).startsWith("ERR gone");
+            assertThat(helper.ask("OOMADJ " + sleeper.pid() + " " + ticks + " 1001")).startsWith("ERR usage");
+            assertThat(read(adj).trim()).isEqualTo("500");
+        }
+    }
+
+    @Test
+    void revokesAndRestoresExecuteBitsOfADisposableFile() throws Exception {
+        Path file = Files.createFile(tmp.resolve("tool"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x")); // past the umask
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            assertThat(helper.ask("REVOKE " + file)).isEqualTo("OK 755");
+            assertThat(mode(file)).isEqualTo(0644);
+            assertThat(helper.ask("RESTORE " + file + " 666")).as("adds a write bit").startsWith("ERR refused");
+            assertThat(helper.ask("RESTORE " + file + " 4755")).as("adds setuid").startsWith("ERR refused");
+            assertThat(helper.ask("RESTORE " + file + " 600")).as("takes bits away").startsWith("ERR refused");
+            assertThat(helper.ask("RESTORE " + file + " 9")).startsWith("ERR usage");
+            assertThat(mode(file)).isEqualTo(0644);
+            assertThat(helper.ask("RESTORE " + file + " 755")).isEqualTo("OK");
+            assertThat(mode(file)).isEqualTo(0755);
+        }
+    }
+
+    @Test
+    void refusesFilesThatAreNotDisposableRegularFiles() throws Exception {
+        Path setuid = Files.createFile(tmp.resolve("setuid"));
+        Files.setAttribute(setuid, "unix:mode", 04755);
+        Path subdir = Files.createDirectory(tmp.resolve("dir"));
+        Path outside = Path.of("/var/lib/runaway-helper-test-" + randomSuffix());
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            Files.createDirectory(outside);
+            Path target = Files.createFile(outside.resolve("file"));
+            Files.setAttribute(target, "unix:mode", 0755);
+            Path link = Files.createSymbolicLink(tmp.resolve("link"), target);
+
+            for (String path : List.of("/usr/bin/runaway-no-such-file", "tmp/relative", tmp + "/../" + tmp.getFileName() + "/setuid",
+                    setuid.toString(), link.toString(), target.toString(), subdir.toString(), tmp.toString(), "/tmp")) {
+                assertThat(helper.ask("REVOKE " + path)).as("REVOKE " + path).startsWith("ERR refused");
+                assertThat(helper.ask("RESTORE " + path + " 755")).as("RESTORE " + path).startsWith("ERR refused");
+            }
+            assertThat(mode(setuid)).isEqualTo(04755);
+            assertThat(mode(target)).as("the symlink's target is untouched").isEqualTo(0755);
+
+            // A hard link in a disposable root could be a system binary by another name.
+            Path original = Files.createFile(tmp.resolve("original"));
+            Files.setAttribute(original, "unix:mode", 0755);
+            Path twin = Files.createLink(tmp.resolve("twin"), original);
+            assertThat(helper.ask("REVOKE " + twin)).as("REVOKE a hard link").startsWith("ERR refused");
+            assertThat(mode(original)).isEqualTo(0755);
+            assertThat(helper.ask("REVOKE " + tmp.resolve("no-such-file"))).startsWith("ERR failed");
+        } finally {
+            Files.deleteIfExists(tmp.resolve("link"));
+            Files.deleteIfExists(outside.resolve("file"));
+            Files.deleteIfExists(outside);
+        }
+    }
+
+    @Test
+    void aConfigRootMakesItsFilesDisposable() throws Exception {
+        Path root = Path.of("/var/lib/runaway-helper-test-" + randomSuffix());
+        try {
+            Files.createDirectory(root);
+            Path file = Files.createFile(root.resolve("tool"));
+            Files.setAttribute(file, "unix:mode", 0755);
+            Path listed = config("# a disposable root for this test\n" + root + "   # trailing comment\n/usr\n");
+            try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+                 HelperLine plain = HelperLine.start(helperBox, config());
+                 HelperLine configured = HelperLine.start(helperBox, listed)) {
+                assertThat(plain.ask("REVOKE " + file)).startsWith("ERR refused");
+                assertThat(configured.ask("REVOKE " + file)).isEqualTo("OK 755");
+                assertThat(configured.ask("RESTORE " + file + " 755")).isEqualTo("OK");
+                assertThat(configured.ask("REVOKE /usr/bin/runaway-no-such-file")).as("system paths stay refused").startsWith("ERR refused");
+            }
+        } finally {
+            Files.deleteIfExists(root.resolve("tool"));
+            Files.deleteIfExists(root);
+        }
+    }
+
+    @Test
+    void malformedLinesGetUsageErrorsAndTheHelperKeepsAnswering() throws Exception {
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            for (String line : List.of("FOO", "hello", "SIGNAL", "SIGNAL 12 1", "SIGNAL 12 1 9 9", "SIGNAL abc 1 9",
+                    "SIGNAL 12 1 9x", "SIGNAL 12 1 +9", "SIGNAL 12 1 1", "SIGNAL 99999999999 1 18", "SIGNAL 12 -1 18",
+                    "SIGNAL  12 1 9", "HELLO ", "", "FREEZE", "PIDSMAX /x -1", "PIDSMAX /x 4194305", "OOMADJ 12 1 -1001",
+                    "QUARANTINE " + "a".repeat(65), "RESTORE /tmp/x 8", "HELLO\tx", "x".repeat(5000))) {
+                assertThat(helper.ask(line)).as(line.length() > 40 ? line.length() + " bytes" : line).startsWith("ERR usage");
+                assertThat(helper.ask("HELLO")).startsWith("OK runaway-helper");
+            }
+            assertThat(helper.ask("y".repeat(5000))).isEqualTo("ERR usage line too long");
+            assertThat(helper.ask("H".repeat(4095))).as("4,096 bytes with the newline").isEqualTo("ERR usage unknown verb");
+            assertThat(helper.ask("HELLO")).startsWith("OK runaway-helper");
+        }
+    }
+
+    @Test
+    void rejectsAConfigFileOthersCanWrite() throws Exception {
+        for (String permissions : List.of("rw-rw-rw-", "rw-rw-r--")) {
+            Path config = config("/var/tmp\n");
+            Files.setPosixFilePermissions(config, PosixFilePermissions.fromString(permissions));
+            try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32))) {
+                Process helper = helperBox.start(new ProcessBuilder(
+                        NativeBinaries.find(HelperLine.BINARY).toString(), "--config", config.toString())
+                        .redirectError(ProcessBuilder.Redirect.DISCARD));
+                assertThat(helper.waitFor(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(helper.exitValue()).as(permissions).isEqualTo(2);
+            }
+        }
+    }
+
+    // ---- helpers ----
+
+    private Path config() throws IOException {
+        return config("# no disposable roots beyond the built-in ones\n");
+    }
+
+    private Path config(String text) throws IOException {
+        Path file = Files.createTempFile(tmp, "disposable-roots", ".conf");
+        Files.writeString(file, text);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        return file;
+    }
+
+    private static String randomSuffix() {
+        return Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffL);
+    }
+
+    private static Process sleeper(Sandbox box) throws IOException {
+        return box.start(new ProcessBuilder("sleep", "300").redirectErrorStream(true));
+    }
+
+    private static long ticks(long pid) {
+        return ProcStat.read(PROC, (int) pid).orElseThrow(() -> new AssertionError("no process " + pid)).startTicks();
+    }
+
+    private static long anyKernelThread() throws IOException {
+        try (Stream<Path> entries = Files.list(PROC)) {
+            return entries.map(p -> p.getFileName().toString())
+                    .filter(name -> name.matches("\\d+") && !name.equals("2"))
+                    .map(name -> ProcStat.read(PROC, Integer.parseInt(name)))
+                    .flatMap(Optional::stream)
+                    .filter(stat -> stat.ppid() == 2)
+                    .findFirst().orElseThrow(() -> new AssertionError("no kernel thread found")).pid();
+        }
+    }
+
+    private static Path v2Root() {
+        return CgroupLayout.detect().unified().orElseThrow(() -> new AssertionError("no cgroup v2 tree"));
+    }
+
+    /** A cgroup directory as the protocol names it: relative to the v2 root, with a leading slash. */
+    private static String relative(Path dir) {
+        return "/" + v2Root().relativize(dir);
+    }
+
+    private static void assumeCgroups(Sandbox... boxes) {
+        for (Sandbox box : boxes) {
+            assumeTrue(box instanceof CgroupSandbox cgroups && cgroups.dirs().unified() != null, "needs cgroup v2 sandboxes");
+        }
+    }
+
+    private static int mode(Path file) throws IOException {
+        return (Integer) Files.getAttribute(file, "unix:mode") & 07777;
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static String helperAsk(HelperLine helper, String line) {
+        try {
+            return helper.ask(line);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("timed out waiting: " + what).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * Removes the quarantine cgroup if a failed test left it. Its name is random and only this
+     * test moved anything into it, so killing its members kills only the test's sleeper.
+     */
+    private static void removeQuarantine(Path dir) throws IOException, InterruptedException {
+        if (!Files.isDirectory(dir)) return;
+        Files.writeString(dir.resolve("cgroup.kill"), "1");
+        Files.writeString(dir.resolve("cgroup.freeze"), "0");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!read(dir.resolve("cgroup.events")).contains("populated 0") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        Files.delete(dir);
+    }
+}
