@@ -22,10 +22,17 @@ import java.util.Set;
 public final class Planner {
     private final Disposable disposable;
     private final boolean root;
+    private final int uid;
 
     public Planner(Disposable disposable, boolean root) {
+        this(disposable, root, root ? 0 : dev.runaway.sys.LibC.INSTANCE.geteuid());
+    }
+
+    /** For a user {@code uid}; root needs no helper for anything. */
+    public Planner(Disposable disposable, boolean root, int uid) {
         this.disposable = disposable;
         this.root = root;
+        this.uid = uid;
     }
 
     public StopPlan plan(TargetSet set) {
@@ -53,7 +60,18 @@ public final class Planner {
             }
         }
         return new StopPlan(set.command(), set.samples(), cgroup, applies, refused, chosen,
-                chosen == Lever.REVOKE_EXEC ? List.copyOf(binaries) : List.of());
+                chosen == Lever.REVOKE_EXEC ? List.copyOf(binaries) : List.of(), privilege(set.samples(), chosen));
+    }
+
+    /** Whether the helper is needed: for processes that are not ours, or a cgroup we cannot write. */
+    private String privilege(List<ProcessSample> targets, Lever chosen) {
+        if (root) return "running as root: no helper needed";
+        long others = targets.stream().filter(t -> t.uid() != uid).count();
+        if (others > 0) {
+            return "the helper is needed (root, through pkexec): " + others + " of the targets belong to other users";
+        }
+        if (chosen == Lever.FREEZE_CGROUP) return "your own processes; the cgroup is frozen through the helper if it is not writable";
+        return "your own processes: no helper needed";
     }
 
     /** Null when every target's binary may be revoked; else why not (the first reason). */
@@ -70,10 +88,20 @@ public final class Planner {
             if (seen.add(t.exe())) {
                 Disposable.Verdict v = disposable.check(t.exe());
                 if (!v.disposable()) return v.why();
+                int owner = ownerOf(t.exe());
+                if (!root && owner != uid) return t.exe() + " belongs to uid " + owner + ": changing its mode needs the helper";
             }
         }
         binaries.addAll(seen);
         return null;
+    }
+
+    private static int ownerOf(String file) {
+        try {
+            return (Integer) Files.getAttribute(Path.of(file), "unix:uid");
+        } catch (java.io.IOException e) {
+            return -1;
+        }
     }
 
     /** This console's own cgroup and its ancestors: never frozen or killed. */

@@ -13,9 +13,11 @@ import java.util.Optional;
  * @param command   the command key the targets were chosen by (they are re-read by it)
  * @param cgroup    a cgroup holding only the targets, when there is one
  * @param binaries  the disposable binaries REVOKE_EXEC would change
+ * @param privilege whether the helper (root, through pkexec) is needed, and why
  */
 public record StopPlan(String command, List<ProcessSample> targets, Optional<String> cgroup,
-                       Map<Lever, String> applies, Map<Lever, String> refused, Lever chosen, List<String> binaries) {
+                       Map<Lever, String> applies, Map<Lever, String> refused, Lever chosen, List<String> binaries,
+                       String privilege) {
 
     /** The plan as lines for a terminal or a panel. */
     public List<String> describe() {
@@ -29,6 +31,7 @@ public record StopPlan(String command, List<ProcessSample> targets, Optional<Str
             }
             lines.add("  pid " + t.pid() + " (started at tick " + t.identity().startTicks() + ") " + (t.exe().isEmpty() ? t.comm() : t.exe()));
         }
+        lines.add("Privilege: " + privilege);
         lines.add("1. Stop growth: " + chosen.description() + " (" + applies.get(chosen) + ")");
         for (Lever l : Lever.values()) {
             if (l == chosen) continue;
