@@ -1,0 +1,41 @@
+package dev.runaway.stop;
+
+import dev.runaway.procfs.PulseReader;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * A console for {@link StopWithoutForkTest}: it warms up, says "ready", waits until its own
+ * cgroup has been capped at its current task count, checks that it can no longer start a
+ * process, then runs the whole guided stop.
+ */
+public final class NoForkProbe {
+    public static void main(String[] args) throws Exception {
+        Path proc = Path.of("/proc");
+        String command = args[0];
+        PulseReader pulse = PulseReader.live();
+        CommandRescan rescan = new CommandRescan(proc, command, pulse);
+        Planner planner = new Planner(Disposable.forThisUser(), true);
+        for (int i = 0; i < 5; i++) planner.plan(rescan.get()); // loads and compiles what the stop uses
+        System.out.println("ready");
+        System.out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        if (!"go".equals(in.readLine())) return;
+        try {
+            new ProcessBuilder("true").start().waitFor();
+            System.out.println("fork allowed");
+        } catch (java.io.IOException refused) {
+            System.out.println("fork refused");
+        }
+        StopPlan plan = planner.plan(rescan.get());
+        try (Actuator actuator = new Actuator(proc, () -> null)) {
+            StopEngine.Outcome outcome = new StopEngine(actuator, rescan, s -> { }).run(plan, false);
+            System.out.println("lever " + plan.chosen());
+            System.out.println("zero " + outcome.zeroConfirmed());
+        }
+        System.out.flush();
+    }
+}
