@@ -94,11 +94,17 @@ public final class StopCommand implements Callable<Integer> {
         StopPlan plan = new Planner(Disposable.forThisUser(), root).plan(targets);
         if (!json) plan.describe().forEach(out::println);
         out.flush();
-        if (!yes && !confirmed(out, plan)) {
-            err.println("runaway stop: not confirmed; nothing was done");
-            return 1;
-        }
         try (Actuator actuator = new Actuator(PROC, root ? () -> null : StopCommand::startInstalledHelper)) {
+            if (!root && plan.privilege().startsWith("the helper is needed")) {
+                // Started now, while the plan is read: once pids run out, pkexec cannot start.
+                err.println("runaway stop: starting the helper now (pkexec may ask for a password)");
+                if (!actuator.warmUp()) err.println("runaway stop: no helper is installed (" + INSTALLED_HELPER + "); "
+                        + "processes of other users will be refused");
+            }
+            if (!yes && !confirmed(out, plan)) {
+                err.println("runaway stop: not confirmed; nothing was done");
+                return 1;
+            }
             StopEngine engine = new StopEngine(actuator, rescan, step -> {
                 if (!json) {
                     out.println("  " + step);
