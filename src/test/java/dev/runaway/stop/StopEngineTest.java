@@ -99,7 +99,9 @@ class StopEngineTest {
             ProcessIdentity shell = startSleeper(drill.sandbox());
             awaitCap(drill);
             String worker = ProcStat.read(PROC, (int) drill.info().rootPid()).map(s -> exe((int) drill.info().rootPid())).orElseThrow();
-            StopPlan plan = plan(worker, false);
+            // No disposable roots, whatever folder the checkout is in: revoke is out, and so is quarantine.
+            StopPlan plan = new Planner(new Disposable(List.of(), Path.of("/nonexistent-home")), false)
+                    .plan(new CommandRescan(PROC, worker, pulse).get());
             assertThat(plan.chosen()).isEqualTo(Lever.SIGSTOP_SWEEP);
             StopEngine.Outcome outcome = run(plan);
             assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
