@@ -17,6 +17,11 @@
  *       every member until a sweep finds no new one, then SIGKILL them all.
  *       This is what outlives a JVM killed with SIGKILL.
  *
+ *   runaway-sandbox reap -- CMD [ARG]...
+ *       Becomes a child subreaper, starts CMD in a process group of its own and reaps every
+ *       process that is orphaned below it, so nothing the command leaves behind escapes to
+ *       init. Exits with the command's status (128 + signal when it was killed) once it ends.
+ *
  *   runaway-sandbox teardown --cgroup DIR...
  *       The same stop-order teardown, now, in the foreground (for shell scripts such as the
  *       test suite's runner). Exits 0 once zero is confirmed and the cgroups are removed.
@@ -30,6 +35,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +338,27 @@ static int cmd_watch(int argc, char **argv) {
     return left == 0 ? 0 : EXIT_TEARDOWN;
 }
 
+static int cmd_reap(int argc, char **argv) {
+    if (argc < 4 || strcmp(argv[2], "--") != 0) { errno = 0; die(EXIT_USAGE, "reap -- CMD [ARG]...", NULL); }
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) die(EXIT_LIMIT, "prctl PR_SET_CHILD_SUBREAPER", NULL);
+    pid_t command = fork();
+    if (command < 0) die(EXIT_LIMIT, "fork", NULL);
+    if (command == 0) {
+        setpgid(0, 0);
+        execvp(argv[3], &argv[3]);
+        die(EXIT_EXEC, "cannot run", argv[3]);
+    }
+    signal(SIGINT, SIG_IGN);  /* the runner decides what an interrupt means */
+    signal(SIGTERM, SIG_IGN);
+    for (;;) {
+        int status;
+        pid_t done = waitpid(-1, &status, 0);
+        if (done < 0 && errno == EINTR) continue;
+        if (done < 0) return 0;
+        if (done == command) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+}
+
 static int cmd_teardown(int argc, char **argv) {
     const char *dirs[MAX_CGROUPS];
     int n = 0;
@@ -348,10 +375,12 @@ static int cmd_teardown(int argc, char **argv) {
 int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "enter")) return cmd_enter(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "teardown")) return cmd_teardown(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "reap")) return cmd_reap(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "watch")) return cmd_watch(argc, argv);
     fprintf(stderr, "usage: runaway-sandbox enter [--cgroup DIR]... [--setsid] [--nproc N] -- CMD [ARG]...\n"
                     "       runaway-sandbox watch --deadline EPOCH_SECONDS [--owner PID:START_TICKS]\n"
                     "                             (--cgroup DIR... | --session SID)\n"
-                    "       runaway-sandbox teardown --cgroup DIR...\n");
+                    "       runaway-sandbox teardown --cgroup DIR...\n"
+                    "       runaway-sandbox reap -- CMD [ARG]...\n");
     return EXIT_USAGE;
 }

@@ -1,0 +1,97 @@
+package dev.runaway.cli;
+
+import dev.runaway.procfs.ProcStat;
+import dev.runaway.sandbox.ContainedRun;
+import dev.runaway.sandbox.Sandboxes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The incidents' checklist as control tests against {@code runaway run}, each run capped by its
+ * own literal --tasks-max inside the suite's cap.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RunCommandTest {
+    private static final Path PROC = Path.of("/proc");
+
+    private record Run(int status, String err) {
+    }
+
+    private static Run run(Map<String, String> env, String... args) {
+        StringWriter err = new StringWriter();
+        RunCommand command = new RunCommand();
+        command.environment = env;
+        CommandLine cli = new CommandLine(command);
+        cli.setErr(new PrintWriter(err, true));
+        int status = cli.execute(args);
+        return new Run(status, err.toString());
+    }
+
+    @Test
+    void aGrandchildLeftSleepingPastTheTimeoutIsDeadFiveSecondsLater(@TempDir Path dir) throws Exception {
+        Path pidFile = dir.resolve("grandchild.pid");
+        Run r = run(Map.of(), "--tasks-max", "16", "--timeout", "2s", "--", "/bin/sh", "-c",
+                "/bin/sh -c 'sleep 300 & echo $! > " + pidFile + "'; sleep 300");
+        assertThat(r.status()).as(r.err()).isEqualTo(ContainedRun.EXIT_TIMEOUT);
+        assertThat(r.err()).contains("killed by the timeout").contains("zero confirmed");
+        int grandchild = Integer.parseInt(Files.readString(pidFile).trim());
+        Thread.sleep(5_000);
+        assertThat(ProcStat.read(PROC, grandchild).filter(s -> s.comm().equals("sleep") && !s.isZombie()))
+                .as("the grandchild %d, left sleeping past the timeout", grandchild).isEmpty();
+    }
+
+    @Test
+    void aCommandThatForksPastTheCapIsStoppedByIt() {
+        Run r = run(Map.of(), "--tasks-max", "8", "--timeout", "30s", "--", "/bin/sh", "-c",
+                "i=0; while [ $i -lt 30 ]; do sleep 2 & i=$((i+1)); done 2>/dev/null; wait; exit 3");
+        assertThat(r.status()).as(r.err()).isEqualTo(ContainedRun.EXIT_TASK_CAP);
+        assertThat(r.err()).contains("hit the task cap").contains("zero confirmed"); // dash gives up with 2 on a refused fork
+    }
+
+    @Test
+    void aRunThatStartsItselfStopsAtTheNestingLimit(@TempDir Path dir) throws Exception {
+        // Every level starts the next through a new JVM's runaway run; the third is refused.
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Path nest = dir.resolve("nest.sh");
+        Files.writeString(nest, "exec " + java + " -Xmx64m -XX:+UseSerialGC -cp '" + classpath + "' -Drunaway.native.dir="
+                + System.getProperty("runaway.native.dir") + " " + Main.class.getName()
+                + " run --max-depth 2 --tasks-max 200 -- /bin/sh " + nest + "\n");
+        Run r = run(Map.of(), "--max-depth", "2", "--tasks-max", "400", "--timeout", "60s", "--", "/bin/sh", nest.toString());
+        assertThat(r.status()).as(r.err()).isEqualTo(ContainedRun.EXIT_NESTING);
+        Run refused = run(Map.of(ContainedRun.DEPTH_VARIABLE, "8"), "--", "/bin/true");
+        assertThat(refused.status()).isEqualTo(ContainedRun.EXIT_NESTING);
+        assertThat(refused.err()).contains("nesting limit 8 reached");
+    }
+
+    @Test
+    void aSuiteThatReentersItselfEndsAtTheCapWithNothingLeft(@TempDir Path dir) throws Exception {
+        Path deploy = dir.resolve("deploy.sh");
+        Files.writeString(deploy, String.join("\n", List.of("#!/bin/bash", "set -e", "here=\"${0%/*}\"",
+                "python3 -m unittest discover -s \"$here/tests\" -q", "")));
+        Path tests = Files.createDirectories(dir.resolve("tests"));
+        Files.writeString(tests.resolve("test_deployment.py"), String.join("\n", List.of(
+                "import os, subprocess, unittest", "HERE = os.path.dirname(os.path.abspath(__file__))",
+                "class DeploymentTest(unittest.TestCase):", "    def test_deploy(self):",
+                "        subprocess.run(['bash', os.path.join(HERE, '..', 'deploy.sh')])", "")));
+        Run r = run(Map.of(), "--tasks-max", "40", "--timeout", "20s", "--", "/bin/bash", deploy.toString());
+        assertThat(r.err()).contains("hit the task cap").contains("zero confirmed");
+        assertThat(Sandboxes.list()).noneMatch(s -> s.name().label().startsWith("run-bash"));
+        for (int pid : new dev.runaway.procfs.ProcReader(PROC).pids()) {
+            String cmdline = String.join(" ", new dev.runaway.procfs.ProcReader(PROC).cmdline(pid));
+            assertThat(cmdline).as("pid %d", pid).doesNotContain(dir.toString());
+        }
+    }
+}
