@@ -96,6 +96,7 @@ public final class DrillCommand implements Callable<Integer> {
             err.println("runaway drill: --max-tasks must be at least 1");
             return 2;
         }
+        if (!detach) dev.runaway.stop.OomShield.protectSelf(java.nio.file.Path.of("/proc"), null);
         Drill drill = Drills.start(chosen, cap, lifetime, detach);
         out.println(drill.describe());
         out.flush();

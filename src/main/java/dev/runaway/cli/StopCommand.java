@@ -11,6 +11,7 @@ import dev.runaway.stop.Actuator;
 import dev.runaway.stop.CommandRescan;
 import dev.runaway.stop.Disposable;
 import dev.runaway.stop.HelperClient;
+import dev.runaway.stop.OomShield;
 import dev.runaway.stop.Planner;
 import dev.runaway.stop.StopEngine;
 import dev.runaway.stop.StopPlan;
@@ -101,6 +102,7 @@ public final class StopCommand implements Callable<Integer> {
                 if (!actuator.warmUp()) err.println("runaway stop: no helper is installed (" + INSTALLED_HELPER + "); "
                         + "processes of other users will be refused");
             }
+            OomShield.protectSelf(PROC, actuator.hasHelper() ? actuator : null).ifPresent(err::println);
             if (!yes && !confirmed(out, plan)) {
                 err.println("runaway stop: not confirmed; nothing was done");
                 return 1;

@@ -36,6 +36,11 @@ public final class Actuator implements AutoCloseable {
         return helper() != null;
     }
 
+    /** True when a helper has been started and still runs. */
+    public synchronized boolean hasHelper() {
+        return helper != null && helper.alive();
+    }
+
     /** How many requests went to the helper: 0 when everything was done as the user. */
     public synchronized int helperRequests() {
         return helperRequests;
@@ -132,6 +137,12 @@ public final class Actuator implements AutoCloseable {
         } catch (IOException e) {
             throw new StopException("cannot remove " + quarantine + ": " + e.getMessage());
         }
+    }
+
+    /** Sets a process's oom_score_adj through the helper (lowering it needs privilege). */
+    public boolean oomAdjust(ProcessIdentity id, int value) throws StopException {
+        HelperClient.Reply r = viaHelper("OOMADJ " + id.pid() + " " + id.startTicks() + " " + value);
+        return r.ok();
     }
 
     /** Takes the execute bits off; returns the old mode. */
