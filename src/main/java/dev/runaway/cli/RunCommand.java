@@ -60,7 +60,13 @@ public final class RunCommand implements Callable<Integer> {
             err.println("runaway run: --tasks-max must be at least 1");
             return 2;
         }
-        OptionalLong memory = memoryMax == null ? OptionalLong.empty() : OptionalLong.of(Sizes.parse(memoryMax));
+        OptionalLong memory;
+        try {
+            memory = memoryMax == null ? OptionalLong.empty() : OptionalLong.of(Sizes.parse(memoryMax));
+        } catch (IllegalArgumentException e) {
+            err.println("runaway run: " + e.getMessage());
+            return 2;
+        }
         ContainedRun.Result r;
         try {
             r = new ContainedRun(command, tasksMax, memory, timeout).run(depth, containment -> {
