@@ -90,6 +90,10 @@ public final class StopEngine {
             case REVOKE_EXEC -> {
                 for (String binary : plan.binaries()) revoked.put(binary, actuator.revoke(binary));
                 log("stop growth", "revoke exec", revoked.size(), "execute bits off " + String.join(", ", revoked.keySet()), t);
+                // Revoking stops every new exec, not a fork without one: a sweep of SIGSTOP makes the set fixed.
+                t = System.nanoTime();
+                int stopped = sweep(SIGSTOP, "stop growth", "sigstop");
+                log("stop growth", "sigstop", stopped, "every target stopped; a sweep found no new one", t);
             }
             case QUARANTINE -> {
                 quarantine = actuator.quarantine(Long.toString(ProcessHandle.current().pid()) + "-" + System.nanoTime() % 100000);
