@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
-import dev.runaway.sandbox.SandboxMonitor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
@@ -41,9 +40,7 @@ class StopCommandTest {
     @Test
     void declinedDoesNothingThenYesReachesZeroAsJson() throws Exception {
         try (Drill drill = Drills.start(Scenario.ORPHANS, 45, Duration.ofMinutes(2), false)) {
-            SandboxMonitor monitor = new SandboxMonitor(drill.sandbox());
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (monitor.sample().failedForks() <= 0 && System.nanoTime() < deadline) Thread.sleep(50);
+            dev.runaway.sandbox.Caps.awaitRefusedFork(drill.sandbox(), 30);
             String tool = drill.folder().resolve("cache/tool").toString();
 
             Run declined = run("no\n", "stop", "--command", tool);

@@ -8,7 +8,6 @@ import dev.runaway.model.ProcessIdentity;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.Sandbox;
-import dev.runaway.sandbox.SandboxMonitor;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
 import org.junit.jupiter.api.BeforeAll;
@@ -151,10 +150,7 @@ class StopEngineTest {
     }
 
     private static void awaitCap(Drill drill) throws InterruptedException {
-        SandboxMonitor monitor = new SandboxMonitor(drill.sandbox());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-        while (monitor.sample().failedForks() <= 0 && System.nanoTime() < deadline) Thread.sleep(50);
-        assertThat(monitor.sample().failedForks()).as("the drill reached its cap").isPositive();
+        dev.runaway.sandbox.Caps.awaitRefusedFork(drill.sandbox(), 40);
     }
 
     private static ProcessIdentity startSleeper(Sandbox box) throws Exception {

@@ -3,7 +3,6 @@ package dev.runaway.stop;
 import dev.runaway.sandbox.CgroupSandbox;
 import dev.runaway.sandbox.NativeBinaries;
 import dev.runaway.sandbox.Sandbox;
-import dev.runaway.sandbox.SandboxMonitor;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
 import org.junit.jupiter.api.Test;
@@ -33,9 +32,7 @@ class StopWithoutForkTest {
         try (Sandbox runaway = Sandboxes.create(SandboxSpec.of("test-nofork-runaway", 40));
              Sandbox console = Sandboxes.create(SandboxSpec.of("test-nofork-console", 120))) {
             runaway.start(new ProcessBuilder(worker, "fanout", "20").redirectError(ProcessBuilder.Redirect.DISCARD));
-            SandboxMonitor monitor = new SandboxMonitor(runaway);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (monitor.sample().failedForks() <= 0 && System.nanoTime() < deadline) Thread.sleep(50);
+            dev.runaway.sandbox.Caps.awaitRefusedFork(runaway, 20);
 
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));

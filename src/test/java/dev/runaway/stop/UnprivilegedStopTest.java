@@ -9,17 +9,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -35,7 +29,7 @@ class UnprivilegedStopTest {
     @Test
     void ownRunawayStopsWithoutTheHelperAndRootsNeedIt(@TempDir Path dir) throws Exception {
         assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "needs root to switch to nobody");
-        String classpath = readableClasspath(dir);
+        String classpath = dev.runaway.sandbox.AsNobody.readableClasspath(dir);
         // A binary of root's that nobody else runs: a copy of sleep under a name of its own.
         Path sleeper = dir.resolve("roots-sleeper");
         Files.copy(Path.of("/usr/bin/sleep"), sleeper);
@@ -50,7 +44,7 @@ class UnprivilegedStopTest {
                     UnprivilegedProbe.class.getName(), sleeper.toString()).redirectErrorStream(true));
             String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(jvm.waitFor(120, TimeUnit.SECONDS)).isTrue();
-            Map<String, String> found = parse(output);
+            Map<String, String> found = dev.runaway.sandbox.AsNobody.keyValues(output);
             assertThat(jvm.exitValue()).as(output).isZero();
             assertThat(found.get("own.zero")).as(output).isEqualTo("true");
             assertThat(found.get("own.helperRequests")).isEqualTo("0");
@@ -62,49 +56,6 @@ class UnprivilegedStopTest {
             assertThat(found.get("root.error")).contains("needs privilege and no helper is available");
             assertThat(ProcStat.read(Path.of("/proc"), rootSleeper.pid()).filter(s -> s.startTicks() == rootSleeper.startTicks()
                     && !s.isZombie())).as("root's process untouched").isPresent();
-        }
-    }
-
-    private static Map<String, String> parse(String output) {
-        Map<String, String> found = new HashMap<>();
-        for (String line : output.split("\n")) {
-            int space = line.indexOf(' ');
-            if (space > 0) found.putIfAbsent(line.substring(0, space), line.substring(space + 1));
-        }
-        return found;
-    }
-
-    /** nobody cannot read /root/.m2: copy the classes, the jars and the native programs. */
-    private static String readableClasspath(Path dir) throws Exception {
-        List<String> entries = new ArrayList<>();
-        int n = 0;
-        for (String entry : System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")).split(File.pathSeparator)) {
-            Path from = Path.of(entry);
-            if (!Files.exists(from)) continue;
-            Path to = dir.resolve("cp" + n++ + (Files.isDirectory(from) ? "" : ".jar"));
-            copy(from, to);
-            entries.add(to.toString());
-        }
-        copy(Path.of(System.getProperty("runaway.native.dir")), dir.resolve("native"));
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.toList()) {
-                Files.setAttribute(p, "unix:mode", Files.isDirectory(p) || Files.isExecutable(p) ? 0777 : 0644);
-            }
-        }
-        return String.join(File.pathSeparator, entries);
-    }
-
-    private static void copy(Path from, Path to) throws Exception {
-        if (!Files.isDirectory(from)) {
-            Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
-            return;
-        }
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path p : all.toList()) {
-                Path dest = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(dest);
-                else Files.copy(p, dest, StandardCopyOption.COPY_ATTRIBUTES);
-            }
         }
     }
 }

@@ -1,0 +1,19 @@
+package dev.runaway.sandbox;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Waiting for a workload to press on its sandbox's cap, for tests that need it at full growth. */
+public final class Caps {
+    private Caps() {
+    }
+
+    /** Returns once the cap has refused a fork; fails the test after {@code seconds}. */
+    public static void awaitRefusedFork(Sandbox sandbox, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (sandbox.failedForks() <= 0 && System.nanoTime() < deadline) Thread.sleep(50);
+        assertThat(sandbox.failedForks()).as("the workload reached its cap of %d within %d s", sandbox.spec().tasksMax(), seconds)
+                .isPositive();
+    }
+}
