@@ -24,7 +24,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "WHAT", description = "scan, or live (the sampler and analyzer alone, as the console runs them)")
+    @Parameters(paramLabel = "WHAT", description = "scan; live (the sampler and analyzer alone, as the console runs them);"
+            + " stop (the guided stop and a naive kill loop on each drill shape)")
     String what;
 
     @Option(names = "--procs", paramLabel = "N", defaultValue = "50000", description = "sleepers to start (default: ${DEFAULT-VALUE})")
@@ -39,6 +40,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--warm-up", paramLabel = "N", defaultValue = "10", description = "live: seconds left out at the start (default: ${DEFAULT-VALUE})")
     int warmUp;
 
+    @Option(names = "--trials", paramLabel = "N", defaultValue = "20", description = "stop: trials per drill shape (default: ${DEFAULT-VALUE})")
+    int trials;
+
     @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, ratioToC")
     boolean json;
 
@@ -47,8 +51,9 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if ("live".equals(what)) return live(out);
+        if ("stop".equals(what)) return stop(out, err);
         if (!"scan".equals(what)) {
-            err.println("runaway bench: unknown bench '" + what + "'; benches: scan, live");
+            err.println("runaway bench: unknown bench '" + what + "'; benches: scan, live, stop");
             return 2;
         }
         if (procs < 1 || rounds < 1) {
@@ -76,6 +81,28 @@ public final class BenchCommand implements Callable<Integer> {
             out.printf("pulse read under load: median %.2f ms, worst %.2f ms (period 100 ms)%n", r.pulseMedianMs(), r.pulseWorstMs());
             printLive(out, r.live());
         }
+        return 0;
+    }
+
+    /** {@code bench stop}: the guided stop and a naive kill loop, side by side, per drill shape. */
+    private int stop(PrintWriter out, PrintWriter err) throws Exception {
+        if (trials < 1) {
+            err.println("runaway bench: --trials must be at least 1");
+            return 2;
+        }
+        java.util.List<dev.runaway.bench.StopBench.Row> rows = new dev.runaway.bench.StopBench(trials, err).run();
+        if (json) {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(rows));
+            return 0;
+        }
+        out.printf("%-10s %5s %6s | %12s %10s %9s %8s | %12s %9s %8s%n", "shape", "cap", "trials", "guided ms", "worst ms",
+                "survivors", "failed", "naive ms", "survivors", "failed");
+        for (var r : rows) {
+            out.printf("%-10s %5d %6d | %12.1f %10.1f %9d %8d | %12.1f %9d %8d%n", r.shape(), r.cap(), r.trials(), r.guidedMedianMs(),
+                    r.guidedWorstMs(), r.guidedSurvivors(), r.guidedFailures(), r.naiveMedianMs(), r.naiveSurvivors(), r.naiveFailures());
+        }
+        out.println("guided: from the start of the stop to confirmed zero (the 2 s stable window not counted);"
+                + " naive: SIGKILL by pid every 100 ms until a round finds nobody (at most 5 s)");
         return 0;
     }
 
