@@ -17,9 +17,11 @@ import java.util.concurrent.Callable;
 
 /** {@code runaway bench scan}: readers timed side by side, as figures (never a pass/fail test). */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmarks that print figures. 'scan' starts --procs sleepers in a sandbox (raising",
-                "kernel.pid_max when needed, and putting it back), then times our scans, ps, OSHI,",
-                "ProcessHandle and a minimal C reader side by side."})
+        description = {"Benchmarks that print figures (never a pass or fail).",
+                "scan: starts --procs sleepers in a sandbox (raising kernel.pid_max when needed, and putting it back),",
+                "then times our scans, ps, OSHI, ProcessHandle and a minimal C reader side by side.",
+                "live: the sampler and analyzer alone, as the console runs them. stop: the guided stop and a naive",
+                "kill loop on each drill shape, --trials times."})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 
 /** {@code runaway protect}: a process cap for every terminal window, through systemd user drop-ins. */
 @Command(name = "protect", mixinStandardHelpOptions = true,
-        description = {"Cap every terminal window and app scope (systemd user drop-ins for app-*.scope and vte-spawn-*.scope),",
-                "so a runaway in one window stops at the cap and the rest of the desktop carries on.",
+        description = {"Cap the tasks of every terminal window and app, so one runaway cannot take the desktop down.",
+                "It writes systemd user drop-ins for app-*.scope and vte-spawn-*.scope: a runaway in one window stops at",
+                "the cap and the rest of the desktop carries on.",
                 "Where systemd is not running it says so and changes nothing; --dir prepares the files elsewhere."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "2:usage", "3:systemd is not running here: nothing changed", "4:the settings did not verify"})

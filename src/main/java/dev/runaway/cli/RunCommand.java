@@ -17,9 +17,10 @@ import java.util.concurrent.Callable;
 
 /** {@code runaway run}: a command (a test suite, say) that cannot take the machine down. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run a command in its own sandbox: a process-count cap (and a memory cap where the machine allows),",
-                "a subreaper so nothing it orphans escapes, and at its end, a timeout or Ctrl-C a teardown of everything",
-                "it started, in the stop order, with zero confirmed. Nested runs carry a depth and refuse past --max-depth."},
+        description = {"Run a command (a test suite, say) so that it cannot take the machine down.",
+                "It runs in its own sandbox: a process-count cap (and a memory cap where the machine allows), a subreaper",
+                "so nothing it orphans escapes; at its end, a timeout or Ctrl-C, everything it started is torn down in the",
+                "stop order with zero confirmed. Nested runs carry a depth and refuse past --max-depth."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"N:the command's own status", "120:the run could not start", "121:refused: nesting limit reached",
                 "124:killed by the timeout", "125:the command failed and the task cap had refused forks"})
