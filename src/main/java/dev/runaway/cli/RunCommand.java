@@ -42,6 +42,10 @@ public final class RunCommand implements Callable<Integer> {
             description = "refuse when runs are nested deeper than this (default: ${DEFAULT-VALUE})")
     int maxDepth;
 
+    @Option(names = "--record", paramLabel = "FILE",
+            description = "record the run's timeline (tasks, memory, refused forks at 10 Hz, and how it ended) to FILE")
+    java.nio.file.Path record;
+
     @Parameters(arity = "1..*", paramLabel = "CMD", description = "the command and its arguments (after --)")
     List<String> command;
 
@@ -69,11 +73,15 @@ public final class RunCommand implements Callable<Integer> {
             return 2;
         }
         ContainedRun.Result r;
-        try {
+        try (RunRecording recording = record == null ? null : new RunRecording(record, command, tasksMax, err)) {
             r = new ContainedRun(command, tasksMax, memory, timeout).run(depth, containment -> {
                 err.println("runaway run: contained by " + containment);
                 err.flush();
+                if (recording != null) recording.containment(containment);
+            }, sample -> {
+                if (recording != null) recording.sample(sample);
             });
+            if (recording != null) recording.end(r);
         } catch (java.io.IOException | RuntimeException e) {
             err.println("runaway run: could not start " + command.get(0) + ": " + e.getMessage());
             return ContainedRun.EXIT_START_FAILED;

@@ -56,12 +56,19 @@ public final class ContainedRun {
      * The sandbox lives for the timeout plus a minute, or a day without one.
      */
     public Result run(int depth, java.util.function.Consumer<String> onStart) throws IOException, InterruptedException {
+        return run(depth, onStart, sample -> { });
+    }
+
+    /** As {@link #run(int, java.util.function.Consumer)}, telling {@code onSample} every 100 ms sample (a recording). */
+    public Result run(int depth, java.util.function.Consumer<String> onStart, java.util.function.Consumer<SandboxSample> onSample)
+            throws IOException, InterruptedException {
         long started = System.nanoTime();
         Duration lifetime = timeout.isZero() ? Duration.ofDays(1) : timeout.plusMinutes(1);
         String label = "run-" + sanitize(command.get(0));
         SandboxSpec spec = new SandboxSpec(label, tasksMax, memoryMaxBytes, lifetime, false);
         try (Sandbox sandbox = Sandboxes.create(spec);
              SandboxMonitor monitor = new SandboxMonitor(sandbox).start(Duration.ofMillis(100))) {
+            monitor.addListener(onSample);
             onStart.accept(sandbox.containment());
             List<String> reaped = new ArrayList<>(List.of(NativeBinaries.find(NativeBinaries.SANDBOX).toString(), "reap", "--"));
             reaped.addAll(command);

@@ -53,6 +53,50 @@ class RunCommandTest {
     }
 
     @Test
+    void recordsTheRunsTimeline(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.jsonl");
+        Run r = run(Map.of(), "--tasks-max", "16", "--record", file.toString(), "--", "/bin/sh", "-c", "sleep 1; exit 4");
+        assertThat(r.status()).isEqualTo(4);
+        var recording = dev.runaway.timeline.RecordingReader.read(file);
+        assertThat(recording.header().get("source").asText()).isEqualTo("run");
+        assertThat(recording.header().get("command").get(0).asText()).isEqualTo("/bin/sh");
+        var samples = recording.records().stream().filter(n -> n.get("type").asText().equals("sample")).toList();
+        assertThat(samples.size()).as("about ten samples a second").isGreaterThan(5);
+        assertThat(samples).extracting(n -> n.get("seconds").asDouble()).isSorted();
+        assertThat(samples).anyMatch(n -> n.get("tasks").asInt() >= 2);
+        var end = recording.records().get(recording.records().size() - 1);
+        assertThat(end.get("type").asText()).isEqualTo("end");
+        assertThat(end.get("exitStatus").asInt()).isEqualTo(4);
+        assertThat(end.get("zeroConfirmed").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aRecorderKilledAtAnyMomentLeavesAFileThatReadsToWithinASecond(@TempDir Path dir) throws Exception {
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        java.util.Random random = new java.util.Random(29);
+        try (var box = Sandboxes.create(dev.runaway.sandbox.SandboxSpec.of("test-record-kill", 160))) {
+            for (int trial = 0; trial < 8; trial++) {
+                Path file = dir.resolve("kill-" + trial + ".jsonl");
+                Process jvm = box.start(new ProcessBuilder(javaBin, "-Xmx64m", "-XX:+UseSerialGC", "-cp", classpath,
+                        "-Drunaway.native.dir=" + System.getProperty("runaway.native.dir"), Main.class.getName(), "run",
+                        "--tasks-max", "8", "--record", file.toString(), "--", "sleep", "30")
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD));
+                long wait = 700 + random.nextInt(1500);
+                Thread.sleep(wait);
+                java.time.Instant killedAt = java.time.Instant.now();
+                jvm.destroyForcibly().waitFor();
+                var recording = dev.runaway.timeline.RecordingReader.read(file); // opens, torn line or not
+                var last = recording.records().get(recording.records().size() - 1);
+                java.time.Instant lastAt = java.time.Instant.parse(last.get("time").asText());
+                assertThat(java.time.Duration.between(lastAt, killedAt).toMillis())
+                        .as("trial %d, killed after %d ms: the last record is within a second of the kill", trial, wait)
+                        .isLessThan(1000);
+            }
+        }
+    }
+
+    @Test
     void aCommandThatForksPastTheCapIsStoppedByIt() {
         Run r = run(Map.of(), "--tasks-max", "8", "--timeout", "30s", "--", "/bin/sh", "-c",
                 "i=0; while [ $i -lt 30 ]; do sleep 2 & i=$((i+1)); done 2>/dev/null; wait; exit 3");

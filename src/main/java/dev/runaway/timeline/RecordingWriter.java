@@ -1,0 +1,80 @@
+package dev.runaway.timeline;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+
+/**
+ * Appends a recording (docs/recording.md): one JSON object per line, each written whole with
+ * one write, so a process killed at any moment leaves every line it finished on disk and at most
+ * one torn line at the end, which readers skip. Past {@code maxBytes} the file is rotated to
+ * FILE.1 and a new one starts with its own header.
+ */
+public final class RecordingWriter implements AutoCloseable {
+    public static final String FORMAT = "runaway-recording";
+    public static final int VERSION = 1;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path file;
+    private final long maxBytes;
+    private final ObjectNode header;
+    private final long startNanos = System.nanoTime();
+    private OutputStream out;
+    private long written;
+
+    public RecordingWriter(Path file, long maxBytes, ObjectNode headerFields) throws IOException {
+        this.file = file;
+        this.maxBytes = maxBytes;
+        this.header = JSON.createObjectNode().put("type", "header").put("format", FORMAT).put("version", VERSION)
+                .put("started", Instant.now().toString());
+        this.header.setAll(headerFields);
+        open();
+    }
+
+    public static ObjectNode fields() {
+        return JSON.createObjectNode();
+    }
+
+    private void open() throws IOException {
+        if (file.getParent() != null) Files.createDirectories(file.getParent());
+        out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        written = 0;
+        line(header);
+    }
+
+    /** A record of TYPE with the given fields, stamped with the wall clock and seconds since start. */
+    public synchronized void record(String type, ObjectNode fields) throws IOException {
+        ObjectNode node = JSON.createObjectNode().put("type", type).put("time", Instant.now().toString())
+                .put("seconds", Math.round((System.nanoTime() - startNanos) / 1e6) / 1000.0);
+        node.setAll(fields);
+        line(node);
+    }
+
+    private void line(ObjectNode node) throws IOException {
+        byte[] bytes = (JSON.writeValueAsString(node) + "\n").getBytes(StandardCharsets.UTF_8);
+        if (written > 0 && written + bytes.length > maxBytes) rotate();
+        out.write(bytes); // one write: the line is on disk whole, or (killed mid-write) torn at the end
+        out.flush();
+        written += bytes.length;
+    }
+
+    private void rotate() throws IOException {
+        out.close();
+        Files.move(file, file.resolveSibling(file.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
+        open();
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        out.close();
+    }
+}
