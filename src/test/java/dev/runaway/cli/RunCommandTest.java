@@ -82,7 +82,10 @@ class RunCommandTest {
                         "-Drunaway.native.dir=" + System.getProperty("runaway.native.dir"), Main.class.getName(), "run",
                         "--tasks-max", "8", "--record", file.toString(), "--", "sleep", "30")
                         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD));
-                long wait = 700 + random.nextInt(1500);
+                // Once it records (a JVM under load may take a while to start), kill it at a random moment.
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while ((!Files.exists(file) || Files.readAllLines(file).size() < 3) && System.nanoTime() < deadline) Thread.sleep(20);
+                long wait = random.nextInt(1500);
                 Thread.sleep(wait);
                 java.time.Instant killedAt = java.time.Instant.now();
                 jvm.destroyForcibly().waitFor();
