@@ -9,6 +9,9 @@
  *                                   after 1/PER_SECOND s: one chain (the deploy-script loop)
  *   fanout PER_SECOND               each process starts two children: exponential growth
  *   orphans-start CHAINS PER_SECOND starts CHAINS chains, each in its own session, and exits
+ *   swarm RETRY_MS                  every process forks again and again, and every child does
+ *                                   the same (a fork bomb); at the cap each retries after
+ *                                   RETRY_MS: what a kill loop by pid cannot outrun
  *   sleepers N                      N sleeping processes, forked as a balanced tree (depth
  *                                   log2 N, so fork-only costs nothing quadratic): for benches
  *   orphans CHAIN LEVEL PER_SECOND  each level double-forks the next and stays; the middle
@@ -145,6 +148,20 @@ static void run_orphans(long chain, long level, long per_second) {
     hold_forever();
 }
 
+static void run_swarm(long retry_ms) {
+    for (;;) {
+        pid_t child = fork();
+        if (child < 0) {
+            if (!fork_failure_reported) {
+                fprintf(stderr, "runaway-drill-worker: swarm: fork failed: %s\n", strerror(errno));
+                fork_failure_reported = 1;
+            }
+            sleep_ms(retry_ms);
+        }
+        while (waitpid(-1, NULL, WNOHANG) > 0) {} /* reap killed children, so their pids come back */
+    }
+}
+
 /* This process plus its descendants make N; prints "ready" on stdout when all N exist. */
 static void spawn_sleepers(long n, int report_fd) {
     while (n > 1) {
@@ -196,6 +213,8 @@ int main(int argc, char **argv) {
         run_linear(number(argv[2], 0, 1L << 30), number(argv[3], 0, 1024), number(argv[4], 1, 1000));
     else if (!strcmp(mode, "fanout") && argc == 3)
         run_fanout(number(argv[2], 1, 1000));
+    else if (!strcmp(mode, "swarm") && argc == 3)
+        run_swarm(number(argv[2], 1, 10000));
     else if (!strcmp(mode, "sleepers") && argc == 3)
         run_sleepers(number(argv[2], 1, 1L << 22));
     else if (!strcmp(mode, "orphans-start") && argc == 4)
@@ -203,6 +222,6 @@ int main(int argc, char **argv) {
     else if (!strcmp(mode, "orphans") && argc == 5)
         run_orphans(number(argv[2], 0, 64), number(argv[3], 0, 1L << 30), number(argv[4], 1, 1000));
     fprintf(stderr, "usage: runaway-drill-worker linear LEVEL MIB PER_SECOND | fanout PER_SECOND |\n"
-                    "       orphans-start CHAINS PER_SECOND | orphans CHAIN LEVEL PER_SECOND | sleepers N\n");
+                    "       orphans-start CHAINS PER_SECOND | orphans CHAIN LEVEL PER_SECOND | sleepers N | swarm RETRY_MS\n");
     return 2;
 }

@@ -122,6 +122,39 @@ class StopEngineTest {
     }
 
     @Test
+    void aSwarmOutrunsAKillLoopByPidButNotTheGuidedStop() throws Exception {
+        // Every process forks again and again and reaps its killed children at once: each pid a
+        // kill round frees is taken again before the round ends. The loop is what a person types
+        // first: every 100 ms, SIGKILL each pid it sees running the binary (in this sandbox only).
+        String sandboxBin = dev.runaway.sandbox.NativeBinaries.find(dev.runaway.sandbox.NativeBinaries.SANDBOX).toString();
+        String worker = dev.runaway.sandbox.NativeBinaries.find(dev.runaway.sandbox.NativeBinaries.DRILL_WORKER).toString();
+        try (Sandbox swarm = Sandboxes.create(SandboxSpec.of("test-stop-swarm", 300));
+             Sandbox loop = Sandboxes.create(SandboxSpec.of("test-stop-killloop", 16))) {
+            swarm.start(new ProcessBuilder(sandboxBin, "reap", "--", worker, "swarm", "5").redirectError(ProcessBuilder.Redirect.DISCARD));
+            dev.runaway.sandbox.Caps.awaitRefusedFork(swarm, 20);
+            Path procs = ((dev.runaway.sandbox.CgroupSandbox) swarm).dirs().memberDir().resolve("cgroup.procs");
+            Process killer = loop.start(new ProcessBuilder("/bin/bash", "-c", "while :; do for p in $(cat " + procs + "); do"
+                    + " [ \"$(readlink /proc/$p/exe)\" = " + worker + " ] && kill -9 $p 2>/dev/null; done; sleep 0.1; done")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD));
+            Thread.sleep(3000);
+            loop.teardown();
+            assertThat(killer.isAlive()).isFalse();
+            assertThat(swarm.memberPids().size()).as("after 3 s of kill rounds by pid, the swarm is still at its cap").isGreaterThan(200);
+
+            // No disposable roots, wherever the checkout is: a cgroup lever stops the swarm growing.
+            StopPlan plan = new Planner(new Disposable(List.of(), Path.of("/nonexistent-home")), true)
+                    .plan(new CommandRescan(PROC, worker, pulse).get());
+            assertThat(plan.chosen()).isIn(Lever.FREEZE_CGROUP, Lever.QUARANTINE);
+            long started = System.nanoTime();
+            StopEngine.Outcome outcome = run(plan);
+            System.out.printf("swarm of %d: %s, zero after %d ms (whole stop %d ms)%n", plan.targets().size(), plan.chosen(),
+                    outcome.millisToZero(), (System.nanoTime() - started) / 1_000_000);
+            assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
+            assertThat(swarm.memberPids()).as("nothing but the reaper, if it is still there").hasSizeLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
     void aReusedPidGetsNoSignal() throws Exception {
         try (Sandbox box = Sandboxes.create(SandboxSpec.of("test-stop-reuse", 4))) {
             ProcessIdentity sleeper = startSleeper(box);
