@@ -198,15 +198,21 @@ class AnalyzerTest {
 
     // --- recursion ------------------------------------------------------------------------
 
+    /** deploy.sh runs the tests, a test runs deploy.sh: three levels of each, from pid 300. */
+    private static List<ProcessSample> deployLoop() {
+        List<ProcessSample> p = shell();
+        int parent = 50;
+        for (int pid = 300; pid <= 304; pid += 2) {
+            p.add(bashScript(pid, parent, DEPLOY, 50));
+            p.add(unittest(pid + 1, pid, 50));
+            parent = pid + 1;
+        }
+        return p;
+    }
+
     @Test
     void recursionThroughTwoInterpretersShowsTheCycle() {
-        List<ProcessSample> p = shell();
-        p.add(bashScript(300, 50, DEPLOY, 50));
-        p.add(unittest(301, 300, 50));
-        p.add(bashScript(302, 301, DEPLOY, 50));
-        p.add(unittest(303, 302, 50));
-        p.add(bashScript(304, 303, DEPLOY, 50));
-        p.add(unittest(305, 304, 50));
+        List<ProcessSample> p = deployLoop();
 
         Group deploy = group(analyze(0, p), DEPLOY);
 
@@ -217,13 +223,7 @@ class AnalyzerTest {
 
     @Test
     void recursionThroughTwoInterpretersIsSeenFromTheDeepestMemberToo() {
-        List<ProcessSample> p = shell();
-        p.add(bashScript(300, 50, DEPLOY, 50));
-        p.add(unittest(301, 300, 50));
-        p.add(bashScript(302, 301, DEPLOY, 50));
-        p.add(unittest(303, 302, 50));
-        p.add(bashScript(304, 303, DEPLOY, 50));
-        p.add(unittest(305, 304, 50));
+        List<ProcessSample> p = deployLoop();
 
         Group tests = group(analyze(0, p), UNITTEST);
 
