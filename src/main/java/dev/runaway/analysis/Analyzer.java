@@ -34,8 +34,8 @@ public final class Analyzer {
     public static final double HORIZON_SECONDS = 3600;
 
     private final Lineage lineage = new Lineage();
-    private final Map<String, Series> groupHistory = new HashMap<>();
-    private final Series totalHistory = new Series();
+    private final Map<String, GrowthSeries> groupHistory = new HashMap<>();
+    private final GrowthSeries totalHistory = new GrowthSeries(WINDOW_SECONDS);
     private final CgroupPids cgroupPids;
     private PulseSample previousPulse;
 
@@ -65,7 +65,7 @@ public final class Analyzer {
         }
         keys.forgetAllBut(processes);
         PidIndex pids = new PidIndex(processes);
-        lineage.update(processes, pids, keyOf, keyNames);
+        int reparented = lineage.update(processes, pids, keyOf, keyNames);
         Forest forest = Forest.build(processes, pids, keyOf, keyNames, lineage);
         Chains.Cut cut = Chains.of(forest);
         int[] repeats = Recursion.repeatsAlongLines(forest);
@@ -87,7 +87,7 @@ public final class Analyzer {
         groups.sort(SEVERITY);
         lastForest = forest;
         return new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
-                processes.size(), scan.scanNanos(), System.nanoTime() - started);
+                processes.size(), scan.scanNanos(), System.nanoTime() - started, scan.monotonicNanos(), reparented);
     }
 
     private static boolean inGroups(ProcessSample p) {
@@ -114,19 +114,20 @@ public final class Analyzer {
         }
         List<Chain> chains = new ArrayList<>(chainIndices.cardinality());
         for (int i = chainIndices.nextSetBit(0); i >= 0; i = chainIndices.nextSetBit(i + 1)) chains.add(cut.chains().get(i));
-        Series series = groupHistory.computeIfAbsent(key, k -> new Series());
+        GrowthSeries series = groupHistory.computeIfAbsent(key, k -> new GrowthSeries(WINDOW_SECONDS));
         series.add(now, tasks, rss);
         GrowthFit growth = series.fitTasks();
         double bytesPerSecond = series.bytesPerSecond();
         Recursion recursion = Recursion.find(key, members, repeats, forest);
         boolean orphans = firstMembersAdopted(key, chains, forest);
 
-        OptionalLong cgroupRoom = cgroups.size() == 1 ? cgroupPids.remaining(cgroups.iterator().next()) : OptionalLong.empty();
+        String cgroup = cgroups.size() == 1 ? cgroups.iterator().next() : "";
+        OptionalLong cgroupRoom = cgroup.isEmpty() ? OptionalLong.empty() : cgroupPids.remaining(cgroup);
         // The console's own warm-up is not an incident.
         Exhaustion exhaustion = self ? Exhaustion.NONE : Exhaustion.of(growth, bytesPerSecond, tasks, pulse, cgroupRoom);
         return new Group(key, tasks, List.copyOf(chains), orphans, recursion.repeats() >= RECURSION_REPEATS,
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
-                List.copyOf(pids));
+                List.copyOf(pids), cgroup, cgroupRoom.orElse(-1));
     }
 
     /**
@@ -217,40 +218,6 @@ public final class Analyzer {
         double seconds = (current.monotonicNanos() - previous.monotonicNanos()) / 1e9;
         if (seconds <= 0 || previous.forksSinceBoot() < 0 || current.forksSinceBoot() < 0) return 0;
         return (current.forksSinceBoot() - previous.forksSinceBoot()) / seconds;
-    }
-
-    /** A group's recent counts, trimmed to the window. */
-    static final class Series {
-        private final ArrayList<double[]> points = new ArrayList<>(); // {seconds, tasks, bytes}
-
-        void add(double seconds, double tasks, double bytes) {
-            points.add(new double[] {seconds, tasks, bytes});
-            while (points.size() > 2 && seconds - points.get(0)[0] > WINDOW_SECONDS) points.remove(0);
-        }
-
-        boolean staleAt(double seconds) {
-            return points.isEmpty() || seconds - points.get(points.size() - 1)[0] > WINDOW_SECONDS;
-        }
-
-        GrowthFit fitTasks() {
-            return fit(1);
-        }
-
-        double bytesPerSecond() {
-            GrowthFit bytes = fit(2);
-            return bytes.shape() == GrowthShape.UNKNOWN ? 0 : bytes.perSecond();
-        }
-
-        private GrowthFit fit(int column) {
-            int n = points.size();
-            double[] x = new double[n];
-            double[] y = new double[n];
-            for (int i = 0; i < n; i++) {
-                x[i] = points.get(i)[0];
-                y[i] = points.get(i)[column];
-            }
-            return GrowthFit.of(x, y, n);
-        }
     }
 
     /** What runs out first at a group's rate, and when. */

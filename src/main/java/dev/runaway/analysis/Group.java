@@ -14,8 +14,11 @@ import java.util.OptionalDouble;
  * @param repeats             how many times the key occurs along the deepest such line
  * @param secondsToExhaustion until memory, pid_max, threads-max or the group's pids.max runs out at
  *                            this rate; empty when not heading there
+ * @param cgroup              the one cgroup (v2 path) that holds every member, or "" when they are spread
+ * @param cgroupRoom          how many more tasks that cgroup's pids.max allows; -1 when unknown or uncapped
  */
 public record Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
                     List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
-                    OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids) {
+                    OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids,
+                    String cgroup, long cgroupRoom) {
 }

@@ -28,8 +28,12 @@ public final class Lineage {
     private static final int GHOST_SWEEP_EVERY = 10;
     private int updates;
 
-    /** Takes in one scan: new processes, reparentings, and now and then forgets unneeded ghosts. */
-    void update(List<ProcessSample> processes, PidIndex pids, int[] keyOfLiving, List<String> keyNames) {
+    /**
+     * Takes in one scan: new processes, reparentings, and now and then forgets unneeded ghosts.
+     * Returns how many processes this scan found reparented for the first time.
+     */
+    int update(List<ProcessSample> processes, PidIndex pids, int[] keyOfLiving, List<String> keyNames) {
+        int newly = 0;
         for (int i = 0; i < processes.size(); i++) {
             ProcessSample p = processes.get(i);
             int at = pids.of(p.ppid());
@@ -39,13 +43,14 @@ public final class Lineage {
                 boolean underInit = p.ppid() == 1 || parentId == null;
                 origins.put(p.identity(), new Origin(keyNames.get(keyOfLiving[i]), underInit ? null : parentId, underInit));
             } else if (known.parent() != null && !known.parent().equals(parentId)) {
-                reparented.add(p.identity()); // its first parent is gone: init or a subreaper has it now
+                if (reparented.add(p.identity())) newly++; // its first parent is gone: init or a subreaper has it now
             }
         }
         // Ghost bookkeeping walks every line; once in a while is enough to keep memory bounded.
         if (++updates % GHOST_SWEEP_EVERY == 0 || origins.size() > 2 * processes.size() + 1024) {
             forgetUnreferencedGhosts(processes);
         }
+        return newly;
     }
 
     private void forgetUnreferencedGhosts(List<ProcessSample> living) {

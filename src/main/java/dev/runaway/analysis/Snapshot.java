@@ -11,7 +11,10 @@ import java.util.List;
  *
  * @param scanNanos     how long the scan behind it took
  * @param analysisNanos how long deriving it took
+ * @param monotonicNanos the scan's monotonic clock: the time axis growth is fitted on
+ * @param newlyReparented processes this scan found adopted by init or a subreaper for the first time
  */
 public record Snapshot(Instant time, PulseSample pulse, double forksPerSecond, GrowthFit totalGrowth,
-                       List<Group> groups, int processes, long scanNanos, long analysisNanos) {
+                       List<Group> groups, int processes, long scanNanos, long analysisNanos,
+                       long monotonicNanos, int newlyReparented) {
 }

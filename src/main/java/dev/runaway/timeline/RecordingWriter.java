@@ -20,7 +20,7 @@ import java.time.Instant;
  */
 public final class RecordingWriter implements AutoCloseable {
     public static final String FORMAT = "runaway-recording";
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -52,11 +52,24 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     /** A record of TYPE with the given fields, stamped with the wall clock and seconds since start. */
-    public synchronized void record(String type, ObjectNode fields) throws IOException {
-        ObjectNode node = JSON.createObjectNode().put("type", type).put("time", Instant.now().toString())
-                .put("seconds", Math.round((System.nanoTime() - startNanos) / 1e6) / 1000.0);
+    public void record(String type, ObjectNode fields) throws IOException {
+        record(type, Instant.now(), Math.round((System.nanoTime() - startNanos) / 1e6) / 1000.0, fields);
+    }
+
+    /** A record stamped by the caller, whose clock (a timeline's) is the axis. */
+    public synchronized void record(String type, Instant time, double seconds, ObjectNode fields) throws IOException {
+        ObjectNode node = JSON.createObjectNode().put("type", type).put("time", time.toString()).put("seconds", seconds);
         node.setAll(fields);
         line(node);
+    }
+
+    /** Bytes in the current file (after a rotation, of the new one). */
+    public synchronized long bytesWritten() {
+        return written;
+    }
+
+    public Path file() {
+        return file;
     }
 
     private void line(ObjectNode node) throws IOException {

@@ -22,7 +22,7 @@ class RecordingTest {
             for (int i = 0; i < 5; i++) w.record("sample", RecordingWriter.fields().put("tasks", i));
         }
         RecordingReader.Recording r = RecordingReader.read(file);
-        assertThat(r.header().get("version").asInt()).isEqualTo(1);
+        assertThat(r.header().get("version").asInt()).isEqualTo(RecordingWriter.VERSION);
         assertThat(r.header().get("source").asText()).isEqualTo("test");
         assertThat(r.records()).extracting(n -> n.get("tasks").asInt()).containsExactly(0, 1, 2, 3, 4);
         assertThat(r.records()).extracting(n -> n.get("seconds").asDouble()).isSorted();

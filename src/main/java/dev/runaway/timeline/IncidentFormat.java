@@ -1,0 +1,105 @@
+package dev.runaway.timeline;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The fields of the timeline's record types (docs/recording.md, version 2): {@code pulse},
+ * {@code scan} and {@code event}. Raw figures only where a rate can be derived again; fields at
+ * their default are left out to keep files small.
+ */
+final class IncidentFormat {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private IncidentFormat() {
+    }
+
+    static ObjectNode pulse(PulsePoint p) {
+        ObjectNode n = NODES.objectNode().put("tasks", p.tasks()).put("forks", p.forksSinceBoot())
+                .put("memTotal", p.memoryTotalBytes()).put("memAvailable", p.memoryAvailableBytes())
+                .put("swapTotal", p.swapTotalBytes()).put("swapFree", p.swapFreeBytes()).put("pidMax", p.pidMax());
+        if (!Double.isNaN(p.pressureSome10())) n.put("psiSome10", p.pressureSome10()).put("psiFull10", p.pressureFull10());
+        return n;
+    }
+
+    /** A pulse read back; forks per second comes from the previous one, as live. */
+    static PulsePoint pulse(JsonNode n, PulsePoint previous) {
+        double seconds = n.path("seconds").asDouble();
+        long forks = n.path("forks").asLong(-1);
+        double rate = previous == null ? 0
+                : PulsePoint.forksPerSecond(previous.seconds(), previous.forksSinceBoot(), seconds, forks);
+        return new PulsePoint(seconds, time(n), n.path("tasks").asInt(), forks, rate,
+                n.path("memTotal").asLong(), n.path("memAvailable").asLong(), n.path("swapTotal").asLong(),
+                n.path("swapFree").asLong(), n.path("psiSome10").asDouble(Double.NaN),
+                n.path("psiFull10").asDouble(Double.NaN), n.path("pidMax").asInt());
+    }
+
+    static ObjectNode scan(GroupScan s) {
+        ObjectNode n = NODES.objectNode().put("mono", s.monotonicNanos()).put("processes", s.processes());
+        ArrayNode groups = n.putArray("groups");
+        for (GroupPoint g : s.groups()) {
+            ObjectNode o = groups.addObject().put("command", g.command()).put("tasks", g.tasks()).put("rss", g.rssBytes())
+                    .put("growth", g.growth()).put("rate", g.tasksPerSecond()).put("bytesRate", g.bytesPerSecond())
+                    .put("chains", g.chains()).put("deepest", g.deepestChain());
+            if (!Double.isNaN(g.secondsToExhaustion())) o.put("exhaustion", g.secondsToExhaustion()).put("by", g.exhaustedBy());
+            if (g.parentedToInit()) o.put("init", true);
+            if (g.recursive()) {
+                o.put("recursive", true);
+                ArrayNode cycle = o.putArray("cycle");
+                g.cycle().forEach(cycle::add);
+            }
+            if (g.cgroupRoom() >= 0) o.put("room", g.cgroupRoom());
+        }
+        return n;
+    }
+
+    /** A scan read back with the figures as recorded live; {@link IncidentReader} derives them again. */
+    static GroupScan scan(JsonNode n) {
+        List<GroupPoint> groups = new ArrayList<>();
+        for (JsonNode o : n.path("groups")) {
+            List<String> cycle = new ArrayList<>();
+            o.path("cycle").forEach(c -> cycle.add(c.asText()));
+            groups.add(new GroupPoint(o.path("command").asText(), o.path("tasks").asInt(), o.path("rss").asLong(),
+                    o.path("growth").asText("unknown"), o.path("rate").asDouble(), o.path("bytesRate").asDouble(),
+                    o.path("exhaustion").asDouble(Double.NaN), o.path("by").asText(""), o.path("chains").asInt(),
+                    o.path("deepest").asInt(), o.path("init").asBoolean(), o.path("recursive").asBoolean(),
+                    List.copyOf(cycle), o.path("room").asLong(-1)));
+        }
+        return new GroupScan(n.path("seconds").asDouble(), time(n), n.path("mono").asLong(), n.path("processes").asInt(),
+                List.copyOf(groups));
+    }
+
+    static ObjectNode event(TimelineEvent e) {
+        ObjectNode n = NODES.objectNode().put("kind", e.kind().json()).put("title", e.title());
+        if (!e.detail().isEmpty()) n.put("detail", e.detail());
+        if (e.count() >= 0) n.put("count", e.count());
+        if (e.pid() > 0) n.put("pid", e.pid());
+        if (!e.command().isEmpty()) n.put("command", e.command());
+        if (e.millis() >= 0) n.put("millis", e.millis());
+        return n;
+    }
+
+    /** An event read back; version 1's {@code event} records (kind and note) become notes. */
+    static TimelineEvent event(JsonNode n) {
+        String kindText = n.path("kind").asText("note");
+        EventKind kind = EventKind.ofJson(kindText);
+        String title = n.has("title") ? n.path("title").asText() : kindText;
+        String detail = n.has("detail") ? n.path("detail").asText() : n.path("note").asText("");
+        return new TimelineEvent(n.path("seconds").asDouble(), time(n), kind, title, detail, n.path("count").asLong(-1),
+                n.path("pid").asInt(-1), n.path("command").asText(""), n.path("millis").asLong(-1));
+    }
+
+    private static Instant time(JsonNode n) {
+        try {
+            return Instant.parse(n.path("time").asText());
+        } catch (RuntimeException e) {
+            return Instant.EPOCH;
+        }
+    }
+}

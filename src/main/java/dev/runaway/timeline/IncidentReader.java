@@ -1,0 +1,107 @@
+package dev.runaway.timeline;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.runaway.analysis.Analyzer;
+import dev.runaway.analysis.GrowthFit;
+import dev.runaway.analysis.GrowthSeries;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Reads a recording (any version up to this one's) into an {@link Incident}. Rates are derived
+ * again from the raw figures with the analyzer's own fitting, so a replay shows what the live
+ * console showed. A rotated predecessor (FILE.1 from the same recorder) is read first.
+ */
+public final class IncidentReader {
+    private IncidentReader() {
+    }
+
+    public static Incident read(Path file) throws IOException {
+        List<Path> files = new ArrayList<>();
+        List<JsonNode> records = new ArrayList<>();
+        RecordingReader.Recording current = RecordingReader.read(file);
+        Path rotated = file.resolveSibling(file.getFileName() + ".1");
+        if (Files.isRegularFile(rotated)) {
+            try {
+                RecordingReader.Recording before = RecordingReader.read(rotated);
+                if (before.header().path("started").equals(current.header().path("started"))) {
+                    files.add(rotated);
+                    records.addAll(before.records());
+                }
+            } catch (IOException unreadable) {
+                // An older, unrelated or damaged FILE.1 is not part of this incident.
+            }
+        }
+        files.add(file);
+        records.addAll(current.records());
+        JsonNode header = current.header();
+        Instant started = Instant.parse(header.path("started").asText(Instant.EPOCH.toString()));
+        Timeline timeline = new Timeline(started, 0, header.path("source").asText("recording") + ": " + file.getFileName());
+
+        List<GroupScan> recorded = new ArrayList<>();
+        Map<String, GrowthSeries> series = new HashMap<>();
+        PulsePoint previous = null;
+        Optional<JsonNode> end = Optional.empty();
+        for (JsonNode n : records) {
+            switch (n.path("type").asText()) {
+                case "pulse" -> {
+                    previous = IncidentFormat.pulse(n, previous);
+                    timeline.add(previous);
+                }
+                case "scan" -> {
+                    GroupScan live = IncidentFormat.scan(n);
+                    recorded.add(live);
+                    timeline.add(derived(live, series));
+                }
+                case "sample" -> timeline.add(runSample(n));
+                case "event" -> timeline.add(IncidentFormat.event(n));
+                case "end" -> end = Optional.of(n);
+                default -> {
+                    // A record type from a newer minor addition: ignored, as the format says.
+                }
+            }
+        }
+        return new Incident(List.copyOf(files), header, timeline, List.copyOf(recorded), end, current.tornLineSkipped());
+    }
+
+    /** The scan with each group's growth fitted again on the recorded counts, as the analyzer does. */
+    private static GroupScan derived(GroupScan live, Map<String, GrowthSeries> series) {
+        double now = live.monotonicNanos() / 1e9;
+        List<GroupPoint> groups = new ArrayList<>(live.groups().size());
+        for (GroupPoint g : live.groups()) {
+            GrowthSeries s = series.computeIfAbsent(g.command(), k -> new GrowthSeries(Analyzer.WINDOW_SECONDS));
+            s.add(now, g.tasks(), g.rssBytes());
+            GrowthFit fit = s.fitTasks();
+            groups.add(new GroupPoint(g.command(), g.tasks(), g.rssBytes(), fit.shape().json(), fit.perSecond(),
+                    s.bytesPerSecond(), g.secondsToExhaustion(), g.exhaustedBy(), g.chains(), g.deepestChain(),
+                    g.parentedToInit(), g.recursive(), g.cycle(), g.cgroupRoom()));
+        }
+        Set<String> present = live.groups().stream().map(GroupPoint::command).collect(Collectors.toSet());
+        series.entrySet().removeIf(e -> !present.contains(e.getKey()) && e.getValue().staleAt(now));
+        return new GroupScan(live.seconds(), live.time(), live.monotonicNanos(), live.processes(), List.copyOf(groups));
+    }
+
+    /** Version 1's sandbox sample of {@code runaway run}: one group, the contained command. */
+    private static GroupScan runSample(JsonNode n) {
+        double seconds = n.path("seconds").asDouble();
+        GroupPoint g = new GroupPoint("runaway run (sandbox)", n.path("tasks").asInt(), n.path("rssBytes").asLong(),
+                "unknown", 0, 0, Double.NaN, "", 0, 0, false, false, List.of(), -1);
+        Instant time;
+        try {
+            time = Instant.parse(n.path("time").asText());
+        } catch (RuntimeException e) {
+            time = Instant.EPOCH;
+        }
+        return new GroupScan(seconds, time, Math.round(seconds * 1e9), n.path("processes").asInt(), List.of(g));
+    }
+}

@@ -1,0 +1,127 @@
+package dev.runaway.timeline;
+
+import dev.runaway.analysis.Chain;
+import dev.runaway.analysis.Group;
+import dev.runaway.analysis.LiveAnalysis;
+import dev.runaway.analysis.Snapshot;
+import dev.runaway.model.PulseSample;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns the live analysis into a timeline (pulses, scans, events) and, when given a writer,
+ * appends every point to the incident file as it happens. A write that fails (disk full) ends
+ * the recording and says why; the timeline in memory carries on.
+ */
+public final class IncidentRecorder implements AutoCloseable {
+    private final Timeline timeline;
+    private final EventDetector detector = new EventDetector();
+    private RecordingWriter writer;
+    private volatile String failure = "";
+    private PulsePoint lastPulse;
+
+    public IncidentRecorder(Timeline timeline, Optional<RecordingWriter> writer) {
+        this.timeline = timeline;
+        this.writer = writer.orElse(null);
+    }
+
+    public Timeline timeline() {
+        return timeline;
+    }
+
+    /** Listens to the live analysis: every pulse and every snapshot from now on. */
+    public IncidentRecorder attach(LiveAnalysis live) {
+        live.onPulse(this::pulse);
+        live.onSnapshot(this::snapshot);
+        return this;
+    }
+
+    public void pulse(PulseSample p) {
+        PulsePoint point;
+        synchronized (this) {
+            double seconds = timeline.secondsOf(p.monotonicNanos());
+            double rate = lastPulse == null ? 0
+                    : PulsePoint.forksPerSecond(lastPulse.seconds(), lastPulse.forksSinceBoot(), seconds, p.forksSinceBoot());
+            point = new PulsePoint(seconds, p.time(), p.tasks(), p.forksSinceBoot(), rate, p.memoryTotalBytes(),
+                    p.memoryAvailableBytes(), p.swapTotalBytes(), p.swapFreeBytes(),
+                    p.pressure().map(x -> x.someAvg10()).orElse(Double.NaN),
+                    p.pressure().map(x -> x.fullAvg10()).orElse(Double.NaN), p.pidMax());
+            lastPulse = point;
+            write("pulse", point.seconds(), point.time(), IncidentFormat.pulse(point));
+        }
+        timeline.add(point);
+    }
+
+    public void snapshot(Snapshot s) {
+        double seconds = timeline.secondsOf(s.monotonicNanos());
+        List<GroupPoint> groups = new ArrayList<>();
+        for (Group g : s.groups()) {
+            if (groups.size() == Timeline.GROUPS_PER_SCAN) break;
+            groups.add(point(g));
+        }
+        GroupScan scan = new GroupScan(seconds, s.time(), s.monotonicNanos(), s.processes(), List.copyOf(groups));
+        List<TimelineEvent> events = detector.events(s, seconds);
+        synchronized (this) {
+            write("scan", seconds, s.time(), IncidentFormat.scan(scan));
+        }
+        timeline.add(scan);
+        events.forEach(this::event);
+    }
+
+    /** An event from anywhere: a stop step, an OOM kill, a note. */
+    public void event(TimelineEvent e) {
+        synchronized (this) {
+            write("event", e.seconds(), e.time(), IncidentFormat.event(e));
+        }
+        timeline.add(e);
+    }
+
+    static GroupPoint point(Group g) {
+        int deepest = 0;
+        for (Chain c : g.chains()) deepest = Math.max(deepest, c.depth());
+        return new GroupPoint(g.command(), g.tasks(), g.rssBytes(), g.tasksGrowth().shape().json(),
+                g.tasksGrowth().perSecond(), g.bytesPerSecond(), g.secondsToExhaustion().orElse(Double.NaN),
+                g.exhaustedBy(), g.chains().size(), deepest, g.parentedToInit(), g.recursive(), g.cycle(), g.cgroupRoom());
+    }
+
+    private void write(String type, double seconds, java.time.Instant time, com.fasterxml.jackson.databind.node.ObjectNode fields) {
+        if (writer == null) return;
+        try {
+            writer.record(type, time, seconds, fields);
+        } catch (IOException e) {
+            failure = "recording stopped: " + e.getMessage();
+            closeWriter();
+        }
+    }
+
+    /** Whether points still go to a file. */
+    public synchronized boolean recording() {
+        return writer != null;
+    }
+
+    /** Why the recording stopped early, or "". */
+    public String failure() {
+        return failure;
+    }
+
+    public synchronized Optional<RecordingWriter> writer() {
+        return Optional.ofNullable(writer);
+    }
+
+    private void closeWriter() {
+        try {
+            if (writer != null) writer.close();
+        } catch (IOException ignored) {
+            // Already failing: the first error is the one reported.
+        }
+        writer = null;
+    }
+
+    @Override
+    public synchronized void close() {
+        closeWriter();
+    }
+}

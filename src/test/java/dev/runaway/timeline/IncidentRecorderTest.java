@@ -1,0 +1,147 @@
+package dev.runaway.timeline;
+
+import dev.runaway.analysis.Chain;
+import dev.runaway.analysis.Group;
+import dev.runaway.analysis.GrowthFit;
+import dev.runaway.analysis.GrowthSeries;
+import dev.runaway.analysis.Snapshot;
+import dev.runaway.model.Pressure;
+import dev.runaway.model.ProcessIdentity;
+import dev.runaway.model.PulseSample;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The timeline recorded to a file and read back: same points, same derived figures, events. */
+class IncidentRecorderTest {
+    private static final long T0 = 1_000_000_000_000L;
+    private static final Instant WALL = Instant.parse("2026-11-29T10:00:00Z");
+
+    private static PulseSample pulse(int i) {
+        long mono = T0 + i * 100_000_000L + (i % 3) * 1_234_567L; // uneven spacing, as a real sampler
+        return new PulseSample(WALL.plusMillis(i * 100L), mono, 400 + 32 * i / 10, 90_000 + 32L * i / 10,
+                24L << 30, (20L << 30) - (250L << 20) * i / 10, 8L << 30, 8L << 30, Optional.of(new Pressure(i * 0.5, i * 0.1, 0, 0)),
+                32768, 190_000);
+    }
+
+    /** A linear runaway: 32 tasks and 250 MiB more each second, scanned once a second. */
+    private static Snapshot snapshot(int second, GrowthSeries series, String cgroup, long room) {
+        int tasks = 1 + 32 * second;
+        long rss = (250L << 20) * second;
+        long mono = T0 + second * 1_000_000_000L + 7_654_321L;
+        series.add(mono / 1e9, tasks, rss);
+        GrowthFit fit = series.fitTasks();
+        Chain chain = new Chain(new ProcessIdentity(100, 5), tasks, tasks, List.of("deploy.sh"), List.of(100));
+        Group g = new Group("/tmp/deploy.sh", tasks, List.of(chain), true, second >= 2,
+                second >= 2 ? List.of("deploy.sh", "python3 -m unittest", "deploy.sh") : List.of(), second >= 2 ? 3 : 1,
+                rss, fit, series.bytesPerSecond(), OptionalDouble.of(60 - second), "memory", List.of(100), cgroup, room);
+        return new Snapshot(WALL.plusSeconds(second), pulse(second * 10), 32, fit, List.of(g), 500 + tasks,
+                1_000_000, 1_000_000, mono, second == 3 ? 40 : 0);
+    }
+
+    private static IncidentRecorder record(Path file, long maxBytes, Timeline timeline) throws Exception {
+        return new IncidentRecorder(timeline, Optional.of(new RecordingWriter(file, maxBytes,
+                RecordingWriter.fields().put("source", "test").put("started", WALL.toString()))));
+    }
+
+    @Test
+    void aReplayDerivesTheSameRatesAsLive(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("incident.jsonl");
+        Timeline live = new Timeline(WALL, T0, "test");
+        GrowthSeries series = new GrowthSeries(10);
+        try (IncidentRecorder r = record(file, 1 << 20, live)) {
+            for (int s = 0; s < 12; s++) {
+                for (int i = 0; i < 10; i++) r.pulse(pulse(s * 10 + i));
+                r.snapshot(snapshot(s, series, "/runaway-sandbox.x", s >= 10 ? 0 : 100));
+            }
+        }
+        Incident replay = IncidentReader.read(file);
+
+        assertThat(replay.timeline().pulses()).hasSize(120);
+        for (int i = 0; i < 120; i++) {
+            PulsePoint a = live.pulses().get(i), b = replay.timeline().pulses().get(i);
+            assertThat(b.forksPerSecond()).isEqualTo(a.forksPerSecond());
+            assertThat(b.memoryUsedBytes()).isEqualTo(a.memoryUsedBytes());
+            assertThat(b.pressureSome10()).isEqualTo(a.pressureSome10());
+        }
+        assertThat(live.pulses().get(50).forksPerSecond()).isGreaterThan(0);
+        for (int s = 0; s < 12; s++) {
+            GroupPoint a = live.scans().get(s).groups().get(0), b = replay.timeline().scans().get(s).groups().get(0);
+            assertThat(b).isEqualTo(a); // growth fitted again from the recorded counts: the same, to the bit
+        }
+        assertThat(live.scans().get(11).groups().get(0).growth()).isEqualTo("linear");
+        assertThat(live.scans().get(11).groups().get(0).tasksPerSecond()).isCloseTo(32.0, org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    @Test
+    void recursionReparentingAndTheCapAreMarkedOnceEach(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("incident.jsonl");
+        Timeline live = new Timeline(WALL, T0, "test");
+        GrowthSeries series = new GrowthSeries(10);
+        try (IncidentRecorder r = record(file, 1 << 20, live)) {
+            for (int s = 0; s < 12; s++) r.snapshot(snapshot(s, series, "/runaway-sandbox.x", s >= 10 ? 0 : 100));
+        }
+        List<TimelineEvent> events = IncidentReader.read(file).timeline().events();
+        assertThat(events).extracting(TimelineEvent::kind)
+                .containsExactly(EventKind.RECURSION, EventKind.REPARENTING, EventKind.CAP_REACHED);
+        assertThat(events.get(0).detail()).startsWith("deploy.sh -> python3 -m unittest -> deploy.sh");
+        assertThat(events.get(1).count()).isEqualTo(40);
+        assertThat(events.get(2).seconds()).isCloseTo(10.0076, org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(events).isEqualTo(live.events());
+    }
+
+    @Test
+    void aRotatedIncidentReadsBackWhole(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("incident.jsonl");
+        Timeline live = new Timeline(WALL, T0, "test");
+        try (IncidentRecorder r = record(file, 8_000, live)) {
+            for (int i = 0; i < 60; i++) r.pulse(pulse(i));
+        }
+        assertThat(dir.resolve("incident.jsonl.1")).exists();
+        Incident back = IncidentReader.read(file);
+        assertThat(back.files()).hasSize(2);
+        assertThat(back.timeline().pulses()).extracting(PulsePoint::tasks)
+                .containsExactlyElementsOf(live.pulses().stream().map(PulsePoint::tasks).toList());
+    }
+
+    @Test
+    void aFailingDiskEndsTheRecordingInWordsAndTheTimelineGoesOn(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("incident.jsonl");
+        Timeline live = new Timeline(WALL, T0, "test");
+        IncidentRecorder r = record(file, 1 << 20, live);
+        r.pulse(pulse(0));
+        r.writer().orElseThrow().close(); // what a full or vanished disk looks like to the next write
+        r.pulse(pulse(1));
+        assertThat(r.recording()).isFalse();
+        assertThat(r.failure()).startsWith("recording stopped:");
+        assertThat(live.pulses()).hasSize(2);
+        assertThat(Files.readAllLines(file)).hasSize(2);
+    }
+
+    @Test
+    void aVersionOneRunRecordingReadsAsOneGroup(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.jsonl");
+        Files.writeString(file, """
+                {"type":"header","format":"runaway-recording","version":1,"started":"2026-11-29T18:31:10.72Z","source":"run"}
+                {"type":"event","time":"2026-11-29T18:31:10.80Z","seconds":0.08,"kind":"started","note":"mvn test"}
+                {"type":"sample","time":"2026-11-29T18:31:10.90Z","seconds":0.18,"tasks":12,"processes":3,"rssBytes":1000,"failedForks":0}
+                {"type":"end","time":"2026-11-29T18:31:11.90Z","seconds":1.18,"exitStatus":0,"peakTasks":12}
+                """);
+        Incident back = IncidentReader.read(file);
+        assertThat(back.timeline().scans()).singleElement().satisfies(s -> assertThat(s.groups().get(0).tasks()).isEqualTo(12));
+        assertThat(back.timeline().events()).singleElement().satisfies(e -> {
+            assertThat(e.kind()).isEqualTo(EventKind.NOTE);
+            assertThat(e.title()).isEqualTo("started");
+            assertThat(e.detail()).isEqualTo("mvn test");
+        });
+        assertThat(back.end()).isPresent();
+    }
+}
