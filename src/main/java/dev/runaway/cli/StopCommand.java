@@ -41,7 +41,7 @@ import java.util.function.Supplier;
                 "4:refused (the reason is printed)"})
 public final class StopCommand implements Callable<Integer> {
     static final Path PROC = Path.of("/proc");
-    static final Path INSTALLED_HELPER = Path.of("/usr/libexec/runaway/runaway-helper");
+    static final Path INSTALLED_HELPER = dev.runaway.stop.InstalledHelper.PATH;
 
     @Spec
     CommandSpec spec;
@@ -155,13 +155,7 @@ public final class StopCommand implements Callable<Integer> {
 
     /** The installed helper through pkexec (polkit asks for the password), or none. */
     static HelperClient startInstalledHelper() {
-        if (!Files.isExecutable(INSTALLED_HELPER)) return null;
-        try {
-            return new HelperClient(new ProcessBuilder("pkexec", INSTALLED_HELPER.toString())
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start());
-        } catch (IOException e) {
-            return null;
-        }
+        return dev.runaway.stop.InstalledHelper.start();
     }
 
     private static void summary(PrintWriter out, StopEngine.Outcome outcome) {

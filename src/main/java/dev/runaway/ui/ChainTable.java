@@ -1,0 +1,115 @@
+package dev.runaway.ui;
+
+import dev.runaway.analysis.GroupColumn;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.scene.control.Label;
+import javafx.scene.control.TreeTableCell;
+import javafx.scene.control.TreeTableColumn;
+import javafx.scene.control.TreeTableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+
+import java.util.Comparator;
+
+/**
+ * The chains view: a tree table over {@link ChainTree}, with the group columns of
+ * {@link GroupColumn} (the same titles as {@code runaway top} and {@code scan}), the command
+ * as the tree column with a badge for recursion (its cycle) or orphans, and numeric sorting by
+ * tasks and by growth. Virtualized by TreeTableView: only visible rows have cells.
+ */
+final class ChainTable {
+    final TreeTableView<ConsoleRow> view;
+
+    ChainTable(ChainTree tree) {
+        view = new TreeTableView<>(tree.root());
+        view.setShowRoot(false);
+        view.setColumnResizePolicy(TreeTableView.UNCONSTRAINED_RESIZE_POLICY);
+        view.setPlaceholder(new Label("Waiting for the first scan..."));
+        view.getStyleClass().add("chains");
+        TreeTableColumn<ConsoleRow, ConsoleRow> command = column(GroupColumn.COMMAND, Comparator.comparing(ConsoleRow::name));
+        command.setCellFactory(c -> new CommandCell());
+        command.setPrefWidth(320);
+        command.setMinWidth(180);
+        view.getColumns().add(command);
+        view.setTreeColumn(command);
+        for (GroupColumn c : GroupColumn.values()) {
+            if (c == GroupColumn.COMMAND) continue;
+            Comparator<ConsoleRow> order = switch (c) {
+                case TASKS, CHAINS -> Comparator.comparingDouble(ConsoleRow::tasks);
+                case GROWTH, RATE -> Comparator.comparingDouble(ConsoleRow::growth);
+                default -> Comparator.comparing((ConsoleRow r) -> r.cells().get(c.ordinal()));
+            };
+            TreeTableColumn<ConsoleRow, ConsoleRow> col = column(c, order);
+            col.setCellFactory(x -> new TextCell(c));
+            col.setPrefWidth(Math.max(c.title().length() * 11 + 24, c.width() * 9));
+            col.setMinWidth(c.title().length() * 9 + 22);
+            view.getColumns().add(col);
+        }
+    }
+
+    private static TreeTableColumn<ConsoleRow, ConsoleRow> column(GroupColumn c, Comparator<ConsoleRow> order) {
+        TreeTableColumn<ConsoleRow, ConsoleRow> col = new TreeTableColumn<>(c.title());
+        col.setCellValueFactory(p -> new ReadOnlyObjectWrapper<>(p.getValue().getValue()));
+        col.setComparator(Comparator.nullsLast(order));
+        Label header = new Label(c.title());
+        header.setTooltip(new Tooltip(c.description()));
+        col.setGraphic(header);
+        col.setText("");
+        col.setUserData(c);
+        return col;
+    }
+
+    /** Sorts by a column (most first), as the "sort by tasks / growth" buttons do. */
+    void sortBy(GroupColumn c) {
+        for (TreeTableColumn<ConsoleRow, ?> col : view.getColumns()) {
+            if (col.getUserData() == c) {
+                col.setSortType(TreeTableColumn.SortType.DESCENDING);
+                view.getSortOrder().setAll(col);
+                view.sort();
+            }
+        }
+    }
+
+    private static final class TextCell extends TreeTableCell<ConsoleRow, ConsoleRow> {
+        private final GroupColumn column;
+
+        TextCell(GroupColumn column) {
+            this.column = column;
+        }
+
+        @Override
+        protected void updateItem(ConsoleRow row, boolean empty) {
+            super.updateItem(row, empty);
+            setText(empty || row == null ? null : row.cells().get(column.ordinal()));
+        }
+    }
+
+    /** The command, and a badge: the recursion's cycle, or that the group's chains are parented to init. */
+    private static final class CommandCell extends TreeTableCell<ConsoleRow, ConsoleRow> {
+        private final Label name = new Label();
+        private final Label badge = new Label();
+        private final HBox box = new HBox(6, name, badge);
+
+        CommandCell() {
+            badge.getStyleClass().add("badge");
+        }
+
+        @Override
+        protected void updateItem(ConsoleRow row, boolean empty) {
+            super.updateItem(row, empty);
+            if (empty || row == null) {
+                setGraphic(null);
+                return;
+            }
+            name.setText(row.kind() == ConsoleRow.Kind.CHAIN ? row.name() + "   " + row.cells().get(GroupColumn.COMMAND.ordinal())
+                    : row.name());
+            String b = row.badge();
+            badge.setText(b);
+            badge.setVisible(!b.isEmpty());
+            badge.setManaged(!b.isEmpty());
+            badge.getStyleClass().removeAll("badge-recursive", "badge-orphans");
+            badge.getStyleClass().add(row.recursive() ? "badge-recursive" : "badge-orphans");
+            setGraphic(box);
+        }
+    }
+}

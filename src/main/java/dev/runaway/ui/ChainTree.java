@@ -1,0 +1,196 @@
+package dev.runaway.ui;
+
+import dev.runaway.analysis.Chain;
+import dev.runaway.analysis.Group;
+import dev.runaway.timeline.GroupPoint;
+import javafx.scene.control.TreeItem;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The chains view's model: groups, then chains, then processes, as tree items reused by row
+ * identity from one scan to the next (expansion survives churn). Children are made only when
+ * their parent is expanded, so 50,000 processes cost 50,000 rows only for what is open. Call
+ * from the JavaFX thread once the items are in a table; plain JUnit can drive it otherwise.
+ */
+public final class ChainTree {
+    private final TreeItem<ConsoleRow> root = new TreeItem<>();
+    private final Map<String, GroupItem> items = new HashMap<>();
+    private List<Group> lastGroups = List.of();
+    private List<GroupPoint> lastPoints = List.of();
+    private String filter = "";
+
+    public ChainTree() {
+        root.setExpanded(true);
+    }
+
+    public TreeItem<ConsoleRow> root() {
+        return root;
+    }
+
+    /** A live scan's groups, most severe first. */
+    public void show(List<Group> groups) {
+        lastGroups = groups;
+        lastPoints = List.of();
+        List<TreeItem<ConsoleRow>> shown = new ArrayList<>();
+        Map<String, GroupItem> kept = new HashMap<>();
+        for (Group g : groups) {
+            ConsoleRow row = ConsoleRow.of(g);
+            if (!row.matches(filter)) continue;
+            GroupItem item = items.computeIfAbsent(row.key(), k -> new GroupItem());
+            item.update(row, g);
+            kept.put(row.key(), item);
+            shown.add(item);
+        }
+        replace(shown, kept);
+    }
+
+    /** A recorded scan's groups: no chains were recorded, so the rows have no children. */
+    public void showRecorded(List<GroupPoint> groups) {
+        lastPoints = groups;
+        lastGroups = List.of();
+        List<TreeItem<ConsoleRow>> shown = new ArrayList<>();
+        Map<String, GroupItem> kept = new HashMap<>();
+        for (GroupPoint g : groups) {
+            ConsoleRow row = ConsoleRow.of(g);
+            if (!row.matches(filter)) continue;
+            GroupItem item = items.computeIfAbsent(row.key(), k -> new GroupItem());
+            item.update(row, null);
+            kept.put(row.key(), item);
+            shown.add(item);
+        }
+        replace(shown, kept);
+    }
+
+    private void replace(List<TreeItem<ConsoleRow>> shown, Map<String, GroupItem> kept) {
+        items.keySet().retainAll(kept.keySet());
+        if (!shown.equals(root.getChildren())) root.getChildren().setAll(shown);
+    }
+
+    /** Shows only groups whose command (or whose chains' commands) contain the text. */
+    public void filter(String text) {
+        filter = text == null ? "" : text;
+        if (!lastPoints.isEmpty()) showRecorded(lastPoints);
+        else show(lastGroups);
+    }
+
+    /** The item with this row key among what is made (a group, or a child of an expanded row). */
+    public TreeItem<ConsoleRow> find(String key) {
+        if (key == null) return null;
+        for (TreeItem<ConsoleRow> g : root.getChildren()) {
+            if (g.getValue().key().equals(key)) return g;
+            GroupItem group = (GroupItem) g;
+            if (!group.made) continue;
+            for (TreeItem<ConsoleRow> c : g.getChildren()) {
+                if (c.getValue().key().equals(key)) return c;
+                if (!((ChainItem) c).made) continue;
+                for (TreeItem<ConsoleRow> p : c.getChildren()) if (p.getValue().key().equals(key)) return p;
+            }
+        }
+        return null;
+    }
+
+    /** Rows made so far (the root's children and what expansion created): what laziness saves. */
+    public int madeRows() {
+        int n = 0;
+        for (TreeItem<ConsoleRow> g : root.getChildren()) {
+            n++;
+            if (((GroupItem) g).made) {
+                for (TreeItem<ConsoleRow> c : g.getChildren()) n += 1 + (((ChainItem) c).made ? c.getChildren().size() : 0);
+            }
+        }
+        return n;
+    }
+
+    /** A group row; its chains are made on first expansion and refreshed while expanded. */
+    static final class GroupItem extends TreeItem<ConsoleRow> {
+        private Group group;
+        boolean made;
+        private final Map<String, ChainItem> chains = new HashMap<>();
+
+        GroupItem() {
+            expandedProperty().addListener((o, was, is) -> {
+                if (is) makeChildren();
+            });
+        }
+
+        void update(ConsoleRow row, Group g) {
+            setValue(row);
+            group = g;
+            if (made && isExpanded()) makeChildren();
+            else if (made) {
+                made = false; // stale: made again when next expanded
+                chains.clear();
+                getChildren().clear();
+            }
+        }
+
+        @Override
+        public boolean isLeaf() {
+            return group == null || group.chains().isEmpty();
+        }
+
+        private void makeChildren() {
+            if (group == null) return;
+            List<TreeItem<ConsoleRow>> shown = new ArrayList<>();
+            Map<String, ChainItem> kept = new HashMap<>();
+            for (Chain c : group.chains()) {
+                ConsoleRow row = ConsoleRow.of(group, c);
+                ChainItem item = chains.computeIfAbsent(row.key(), k -> new ChainItem());
+                item.update(row, c, group.command());
+                kept.put(row.key(), item);
+                shown.add(item);
+            }
+            chains.keySet().retainAll(kept.keySet());
+            made = true;
+            if (!shown.equals(getChildren())) getChildren().setAll(shown);
+        }
+    }
+
+    /** A chain row; its processes are made on expansion. */
+    static final class ChainItem extends TreeItem<ConsoleRow> {
+        private Chain chain;
+        private String command;
+        boolean made;
+
+        ChainItem() {
+            expandedProperty().addListener((o, was, is) -> {
+                if (is) makeChildren();
+            });
+        }
+
+        void update(ConsoleRow row, Chain c, String groupCommand) {
+            setValue(row);
+            chain = c;
+            command = groupCommand;
+            if (made && isExpanded()) makeChildren();
+            else if (made) {
+                made = false;
+                getChildren().clear();
+            }
+        }
+
+        @Override
+        public boolean isLeaf() {
+            return chain == null || chain.pids().isEmpty();
+        }
+
+        private void makeChildren() {
+            List<TreeItem<ConsoleRow>> shown = new ArrayList<>(chain.pids().size());
+            Map<String, TreeItem<ConsoleRow>> old = new HashMap<>();
+            for (TreeItem<ConsoleRow> p : getChildren()) old.put(p.getValue().key(), p);
+            for (int pid : chain.pids()) {
+                ConsoleRow row = ConsoleRow.of(chain, pid, command);
+                TreeItem<ConsoleRow> item = old.get(row.key());
+                if (item == null) item = new TreeItem<>(row);
+                else item.setValue(row);
+                shown.add(item);
+            }
+            made = true;
+            if (!shown.equals(getChildren())) getChildren().setAll(shown);
+        }
+    }
+}

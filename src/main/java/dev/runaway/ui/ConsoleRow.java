@@ -1,0 +1,92 @@
+package dev.runaway.ui;
+
+import dev.runaway.analysis.Chain;
+import dev.runaway.analysis.Group;
+import dev.runaway.analysis.GroupColumn;
+import dev.runaway.model.ProcessIdentity;
+import dev.runaway.timeline.GroupPoint;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One row of the chains view: a group, a chain of it, or a process of a chain. The key is the
+ * row's identity while rows churn: the command key, the chain's top process (pid and start
+ * time), the process's pid within its chain. Cells follow {@link GroupColumn}'s order.
+ *
+ * @param stopLabel what a stop of this row takes, in words
+ * @param tasks     for sorting; growth likewise (tasks per second)
+ */
+public record ConsoleRow(Kind kind, String key, String name, List<String> cells, String command, ProcessIdentity top,
+                         int pid, double tasks, double growth, boolean recursive, boolean parentedToInit,
+                         List<String> cycle, String stopLabel) {
+
+    public enum Kind { GROUP, CHAIN, PROCESS }
+
+    public static ConsoleRow of(Group g) {
+        List<String> cells = new ArrayList<>();
+        for (GroupColumn c : GroupColumn.values()) cells.add(c.value(g));
+        return new ConsoleRow(Kind.GROUP, "g:" + g.command(), g.command(), List.copyOf(cells), g.command(), null, -1,
+                g.tasks(), g.tasksGrowth().perSecond(), g.recursive(), g.parentedToInit(), g.cycle(),
+                "every process of " + g.command() + " and all below them");
+    }
+
+    /** A group as a recording kept it: no chains, so the chains cell comes from the recorded counts. */
+    public static ConsoleRow of(GroupPoint g) {
+        List<String> cells = new ArrayList<>();
+        for (GroupColumn c : GroupColumn.values()) {
+            cells.add(switch (c) {
+                case TASKS -> Integer.toString(g.tasks());
+                case GROWTH -> g.growth();
+                case RATE -> dev.runaway.model.Units.perSecond(g.tasksPerSecond());
+                case MEMORY -> dev.runaway.model.Units.bytes(g.rssBytes());
+                case EXHAUSTS -> Double.isNaN(g.secondsToExhaustion()) ? "-"
+                        : String.format(java.util.Locale.ROOT, "%.0fs %s", g.secondsToExhaustion(), g.exhaustedBy());
+                case CHAINS -> g.chains() + " d" + g.deepestChain();
+                case FLAGS -> (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "");
+                case COMMAND -> g.command();
+            });
+        }
+        return new ConsoleRow(Kind.GROUP, "g:" + g.command(), g.command(), List.copyOf(cells), g.command(), null, -1,
+                g.tasks(), g.tasksPerSecond(), g.recursive(), g.parentedToInit(), g.cycle(), "recorded: nothing to stop");
+    }
+
+    public static ConsoleRow of(Group g, Chain c) {
+        List<String> cells = new ArrayList<>();
+        for (GroupColumn col : GroupColumn.values()) {
+            cells.add(switch (col) {
+                case TASKS -> Integer.toString(c.tasks());
+                case CHAINS -> "depth " + c.depth();
+                case COMMAND -> String.join(" > ", c.commands());
+                default -> "";
+            });
+        }
+        boolean orphan = g.parentedToInit();
+        String name = "chain from pid " + c.rootPid() + (orphan ? "  (parented to init)" : "");
+        return new ConsoleRow(Kind.CHAIN, chainKey(c.root()), name, List.copyOf(cells), g.command(), c.root(), c.rootPid(),
+                c.tasks(), 0, false, orphan, List.of(), "the chain from pid " + c.rootPid() + " and all below it");
+    }
+
+    public static ConsoleRow of(Chain c, int pid, String command) {
+        List<String> cells = new ArrayList<>();
+        for (GroupColumn col : GroupColumn.values()) cells.add(col == GroupColumn.COMMAND ? command : "");
+        return new ConsoleRow(Kind.PROCESS, chainKey(c.root()) + "/p:" + pid, "pid " + pid, List.copyOf(cells), command,
+                c.root(), pid, 1, 0, false, false, List.of(), "pid " + pid + " and all below it");
+    }
+
+    static String chainKey(ProcessIdentity root) {
+        return "c:" + root.pid() + "@" + root.startTicks();
+    }
+
+    /** The recursion badge: the cycle of command keys, or "". */
+    public String badge() {
+        if (!recursive) return parentedToInit && kind == Kind.GROUP ? "orphans (init)" : "";
+        return "⟳ " + String.join(" → ", cycle.stream().map(HeaderFigures::shortCommand).toList());
+    }
+
+    public boolean matches(String filter) {
+        if (filter == null || filter.isBlank()) return true;
+        String f = filter.toLowerCase(java.util.Locale.ROOT);
+        return name.toLowerCase(java.util.Locale.ROOT).contains(f) || command.toLowerCase(java.util.Locale.ROOT).contains(f);
+    }
+}

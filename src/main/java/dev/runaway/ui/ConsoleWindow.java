@@ -1,0 +1,438 @@
+package dev.runaway.ui;
+
+import dev.runaway.analysis.GroupColumn;
+import dev.runaway.analysis.Snapshot;
+import dev.runaway.drill.Drill;
+import dev.runaway.drill.Scenario;
+import dev.runaway.model.Units;
+import dev.runaway.timeline.GroupScan;
+import dev.runaway.timeline.PulsePoint;
+import javafx.animation.AnimationTimer;
+import javafx.application.Platform;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.geometry.Pos;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckMenuItem;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.Menu;
+import javafx.scene.control.MenuBar;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.SeparatorMenuItem;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TextField;
+import javafx.scene.control.TreeItem;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.stage.Stage;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The console's main window: the header strip of machine figures in large type, the chains view
+ * with a filter and the one stop button, the incident charts with a time-window choice, and a
+ * status line. Everything comes from a {@link ConsoleSession}; labels and the tree are refreshed
+ * four times a second from the newest data (never one JavaFX task per sample).
+ */
+public final class ConsoleWindow {
+    static final String LIGHT = ConsoleWindow.class.getResource("console.css").toExternalForm();
+    static final String DARK = ConsoleWindow.class.getResource("console-dark.css").toExternalForm();
+
+    final ConsoleSession session;
+    final ChainTree tree = new ChainTree();
+    final ChainTable table = new ChainTable(tree);
+    final TextField filter = new TextField();
+    final Button stopButton = new Button("STOP…");
+    final TimelineCharts charts;
+    final ChoiceBox<TimeWindow> window = new ChoiceBox<>();
+    final List<Label> figures = new ArrayList<>();
+    final Label banner = new Label();
+    final Label status = new Label();
+    final Label recording = new Label();
+    final ConsoleHealth health = new ConsoleHealth();
+    final StackPane overlay = new StackPane();
+    final CheckMenuItem dark = new CheckMenuItem("Dark theme");
+    StopPanel stopPanel;
+    private ChartFeed feed;
+    private Scene scene;
+    private volatile PulsePoint latestPulse;
+    private volatile long latestPulseArrival;
+    private volatile GroupScan latestScan;
+    private Snapshot shownSnapshot;
+    private GroupScan shownScan;
+    private String selectedKey;
+    private final List<Consumer<Long>> renderListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    public ConsoleWindow(ConsoleSession session) {
+        this.session = session;
+        this.charts = new TimelineCharts(() -> session.timeline().endSeconds());
+    }
+
+    /** Builds the scene graph and starts feeding it; call on the JavaFX thread. */
+    public Parent build() {
+        session.timeline().onPulse(p -> {
+            latestPulse = p;
+            latestPulseArrival = System.nanoTime();
+            health.pulse(latestPulseArrival);
+        });
+        session.timeline().onScan(s -> latestScan = s);
+        latestScan = session.lastScan();
+        List<PulsePoint> pulses = session.timeline().pulses();
+        if (!pulses.isEmpty()) latestPulse = pulses.get(pulses.size() - 1);
+
+        VBox top = new VBox(menu(), banner(), header());
+        BorderPane main = new BorderPane(center(), top, null, statusLine(), null);
+        overlay.getChildren().add(main);
+        if (session.guidedStop().isPresent()) {
+            stopPanel = new StopPanel(session.guidedStop().get(), this::closeStop);
+            StackPane backdrop = new StackPane(stopPanel.card);
+            backdrop.getStyleClass().add("backdrop");
+            backdrop.setVisible(false);
+            overlay.getChildren().add(backdrop);
+        }
+        overlay.getStyleClass().add("console");
+        feed = new ChartFeed(session.timeline(), charts).start();
+        new AnimationTimer() {
+            private long last;
+
+            @Override
+            public void handle(long now) {
+                if (now - last < 250_000_000L) return;
+                last = now;
+                refresh();
+            }
+        }.start();
+        return overlay;
+    }
+
+    private MenuBar menu() {
+        Menu file = new Menu("_File");
+        MenuItem open = new MenuItem("Open recorded incident…");
+        open.setAccelerator(KeyCombination.keyCombination("Shortcut+O"));
+        open.setOnAction(e -> openRecording());
+        MenuItem quit = new MenuItem("Quit");
+        quit.setAccelerator(KeyCombination.keyCombination("Shortcut+Q"));
+        quit.setOnAction(e -> overlay.getScene().getWindow().hide());
+        file.getItems().addAll(open, new SeparatorMenuItem(), quit);
+
+        Menu drill = new Menu("_Drill");
+        for (Scenario s : Scenario.values()) {
+            MenuItem start = new MenuItem("Start drill: " + s.key() + " (" + s.description() + ")");
+            start.setOnAction(e -> startDrill(s));
+            start.setDisable(!session.isLive());
+            drill.getItems().add(start);
+        }
+        MenuItem tearDown = new MenuItem("Tear the drill down");
+        tearDown.setOnAction(e -> background("runaway-drill-teardown", () -> {
+            session.stopDrill().ifPresent(r -> Platform.runLater(() -> status.setText("Drill torn down: " + r.summary())));
+            Platform.runLater(this::showBanner);
+        }));
+        drill.getItems().addAll(new SeparatorMenuItem(), tearDown);
+
+        Menu view = new Menu("_View");
+        dark.setAccelerator(KeyCombination.keyCombination("Shortcut+T"));
+        dark.setOnAction(e -> theme(dark.isSelected()));
+        MenuItem find = new MenuItem("Filter groups");
+        find.setAccelerator(KeyCombination.keyCombination("Shortcut+F"));
+        find.setOnAction(e -> filter.requestFocus());
+        MenuItem byTasks = new MenuItem("Sort by tasks");
+        byTasks.setOnAction(e -> table.sortBy(GroupColumn.TASKS));
+        MenuItem byGrowth = new MenuItem("Sort by growth");
+        byGrowth.setOnAction(e -> table.sortBy(GroupColumn.RATE));
+        MenuItem severity = new MenuItem("Most severe first");
+        severity.setOnAction(e -> table.view.getSortOrder().clear());
+        view.getItems().addAll(dark, find, byTasks, byGrowth, severity);
+
+        Menu act = new Menu("_Stop");
+        MenuItem stopItem = new MenuItem("Guided stop of the selection…");
+        stopItem.setAccelerator(KeyCombination.keyCombination("Shortcut+K"));
+        stopItem.setOnAction(e -> openStop());
+        stopItem.disableProperty().bind(stopButton.disableProperty());
+        act.getItems().add(stopItem);
+        return new MenuBar(file, drill, view, act);
+    }
+
+    private Label banner() {
+        banner.getStyleClass().add("banner");
+        banner.setMaxWidth(Double.MAX_VALUE);
+        showBanner();
+        return banner;
+    }
+
+    /** DRILL when a drill runs, REPLAY for a recording; nothing on a plain live console. */
+    void showBanner() {
+        banner.getStyleClass().removeAll("banner-drill", "banner-replay");
+        if (session.drill().isPresent()) {
+            Drill d = session.drill().get();
+            banner.setText("DRILL  " + d.info().id() + "  ·  a contained practice incident (cap " + d.info().maxTasks()
+                    + " tasks): " + d.info().scenario().description());
+            banner.getStyleClass().add("banner-drill");
+        } else if (session.replayed().isPresent()) {
+            banner.setText("REPLAY  " + session.timeline().source() + "  ·  recorded " + session.timeline().started()
+                    + "  ·  nothing here can be stopped");
+            banner.getStyleClass().add("banner-replay");
+        }
+        banner.setVisible(!banner.getStyleClass().stream().noneMatch(c -> c.startsWith("banner-")));
+        banner.setManaged(banner.isVisible());
+    }
+
+    private HBox header() {
+        HBox strip = new HBox(26);
+        strip.getStyleClass().add("header");
+        strip.setPadding(new Insets(8, 14, 8, 14));
+        for (String caption : HeaderFigures.CAPTIONS) {
+            Label small = new Label(caption);
+            small.getStyleClass().add("caption");
+            Label big = new Label("-");
+            big.getStyleClass().add("figure");
+            figures.add(big);
+            strip.getChildren().add(new VBox(0, small, big));
+        }
+        return strip;
+    }
+
+    private SplitPane center() {
+        filter.setPromptText("filter: command or pid (Ctrl+F)");
+        filter.textProperty().addListener((o, was, is) -> {
+            tree.filter(is);
+            table.view.sort();
+            restoreSelection();
+        });
+        HBox.setHgrow(filter, Priority.ALWAYS);
+        stopButton.getStyleClass().add("stop-button");
+        stopButton.setDisable(true);
+        stopButton.setOnAction(e -> openStop());
+        stopButton.setMinWidth(Region.USE_PREF_SIZE);
+        stopButton.setTooltip(new javafx.scene.control.Tooltip(session.isLive()
+                ? "The guided stop of the selected group, chain or process (Ctrl+K): the plan first, then one confirmation"
+                : "A recording: nothing here can be stopped"));
+        HBox tools = new HBox(10, filter, stopButton);
+        tools.setAlignment(Pos.CENTER_LEFT);
+        tools.setPadding(new Insets(6));
+        table.view.getSelectionModel().selectedItemProperty().addListener((o, was, is) -> {
+            if (is != null && is.getValue() != null) {
+                selectedKey = is.getValue().key();
+                feed.select(is.getValue().command());
+            }
+            stopButton.setDisable(is == null || !session.isLive());
+        });
+        VBox left = new VBox(tools, table.view);
+        VBox.setVgrow(table.view, Priority.ALWAYS);
+
+        window.getItems().addAll(TimeWindow.values());
+        window.setValue(TimeWindow.TEN_MINUTES);
+        window.valueProperty().addListener((o, was, is) -> charts.window(is));
+        Label windowLabel = new Label("time window");
+        Label zoomHint = new Label("drag or wheel to zoom, middle button to pan");
+        zoomHint.getStyleClass().add("caption");
+        HBox chartTools = new HBox(8, windowLabel, window, zoomHint);
+        chartTools.setAlignment(Pos.CENTER_LEFT);
+        chartTools.setPadding(new Insets(6));
+        VBox right = new VBox(chartTools, charts.node());
+        VBox.setVgrow(charts.node(), Priority.ALWAYS);
+
+        SplitPane split = new SplitPane(left, right);
+        split.setOrientation(Orientation.HORIZONTAL);
+        split.setDividerPositions(0.55);
+        return split;
+    }
+
+    private HBox statusLine() {
+        status.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(status, Priority.ALWAYS);
+        HBox line = new HBox(16, status, recording);
+        line.getStyleClass().add("status");
+        line.setPadding(new Insets(4, 10, 4, 10));
+        return line;
+    }
+
+    /** On the JavaFX thread, four times a second: figures, tree, status from the newest data. */
+    void refresh() {
+        PulsePoint pulse = latestPulse;
+        GroupScan scan = latestScan;
+        HeaderFigures header = HeaderFigures.of(pulse, scan == null || scan.groups().isEmpty() ? null : scan.groups().get(0));
+        for (int i = 0; i < figures.size(); i++) {
+            HeaderFigures.Figure f = header.figures().get(i);
+            Label l = figures.get(i);
+            l.setText(f.text());
+            l.getStyleClass().removeAll("severity-calm", "severity-watch", "severity-critical");
+            l.getStyleClass().add(f.severity().styleClass());
+        }
+        String drillId = session.drill().map(d -> d.info().id()).orElse("");
+        if (!drillId.equals(shownDrill)) {
+            shownDrill = drillId;
+            showBanner();
+            if (overlay.getScene() != null && overlay.getScene().getWindow() instanceof Stage stage) stage.setTitle(title(session));
+        }
+        Snapshot snapshot = session.latest();
+        if (session.isLive() && snapshot != null && snapshot != shownSnapshot) {
+            shownSnapshot = snapshot;
+            health.scan(snapshot.scanNanos());
+            tree.show(snapshot.groups());
+            afterTreeChange();
+        } else if (!session.isLive() && scan != null && scan != shownScan) {
+            shownScan = scan;
+            tree.showRecorded(scan.groups());
+            afterTreeChange();
+        }
+        status.setText(statusText());
+        recording.setText(recordingText());
+        if (pulse != null) {
+            long arrival = latestPulseArrival;
+            for (Consumer<Long> l : renderListeners) l.accept(arrival);
+        }
+    }
+
+    private void afterTreeChange() {
+        if (!table.view.getSortOrder().isEmpty()) table.view.sort();
+        restoreSelection();
+        selectDrillGroupOnce();
+    }
+
+    /** Selection follows the row's identity (command key, chain top, pid in chain) while rows churn. */
+    private void restoreSelection() {
+        TreeItem<ConsoleRow> selected = table.view.getSelectionModel().getSelectedItem();
+        if (selectedKey == null || (selected != null && selected.getValue() != null && selected.getValue().key().equals(selectedKey)
+                && table.view.getRow(selected) >= 0)) return;
+        TreeItem<ConsoleRow> item = tree.find(selectedKey);
+        if (item != null) table.view.getSelectionModel().select(item);
+    }
+
+    private String drillSelected;
+    private String shownDrill = "";
+
+    /** On a drill, its group is selected when it first appears (once per drill). */
+    private void selectDrillGroupOnce() {
+        if (session.drill().isEmpty() || selectedKey != null) return;
+        Drill d = session.drill().get();
+        if (d.info().id().equals(drillSelected)) return;
+        String folder = d.folder().toString();
+        for (TreeItem<ConsoleRow> g : tree.root().getChildren()) {
+            if (g.getValue().command().startsWith(folder)) {
+                drillSelected = d.info().id();
+                table.view.getSelectionModel().select(g);
+                table.view.scrollTo(Math.max(0, table.view.getRow(g) - 2));
+                return;
+            }
+        }
+    }
+
+    private String statusText() {
+        StringBuilder b = new StringBuilder();
+        if (session.isLive()) {
+            b.append(health.text());
+            b.append(session.guidedStop().map(s -> s.helperRunning() ? " · helper running" : " · helper not started").orElse(""));
+        } else {
+            b.append("replay of ").append(session.timeline().source()).append(" · ")
+                    .append(Units.seconds(session.timeline().endSeconds())).append(" recorded · ")
+                    .append(session.timeline().events().size()).append(" events");
+        }
+        return b.toString();
+    }
+
+    private String recordingText() {
+        return session.recorder().map(r -> {
+            if (!r.failure().isEmpty()) return "recording OFF: " + r.failure();
+            return r.writer().map(w -> "recording " + w.file() + " (" + Units.bytes(w.bytesWritten()) + ")")
+                    .orElse("recording off");
+        }).orElse("");
+    }
+
+    private void openStop() {
+        TreeItem<ConsoleRow> selected = table.view.getSelectionModel().getSelectedItem();
+        if (stopPanel == null || selected == null || selected.getValue() == null) return;
+        stopPanel.card.getParent().setVisible(true);
+        stopPanel.open(selected.getValue());
+    }
+
+    private void closeStop() {
+        stopPanel.card.getParent().setVisible(false);
+        table.view.requestFocus();
+    }
+
+    private void startDrill(Scenario s) {
+        status.setText("Starting drill " + s.key() + "...");
+        background("runaway-drill-start", () -> {
+            try {
+                session.startDrill(s);
+                selectedKey = null;
+                Platform.runLater(this::showBanner);
+            } catch (java.io.IOException | RuntimeException e) {
+                Platform.runLater(() -> status.setText("The drill could not start: " + e.getMessage()));
+            }
+        });
+    }
+
+    private void openRecording() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Open a recorded incident");
+        File dir = dev.runaway.timeline.IncidentFiles.directory().toFile();
+        if (dir.isDirectory()) chooser.setInitialDirectory(dir);
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("Runaway recordings", "*.jsonl", "*.jsonl.1"));
+        File file = chooser.showOpenDialog(overlay.getScene().getWindow());
+        if (file == null) return;
+        try {
+            ConsoleSession replay = ConsoleSession.replay(file.toPath());
+            Stage stage = new Stage();
+            open(stage, replay, dark.isSelected(), replay::close);
+        } catch (java.io.IOException | RuntimeException e) {
+            status.setText("Could not open " + file + ": " + e.getMessage());
+        }
+    }
+
+    void theme(boolean darkTheme) {
+        dark.setSelected(darkTheme);
+        scene.getStylesheets().setAll(darkTheme ? List.of(LIGHT, DARK) : List.of(LIGHT));
+    }
+
+    /** Told on the JavaFX thread, each refresh, when the pulse shown arrived (System.nanoTime): the bench's probe. */
+    public void onRender(Consumer<Long> listener) {
+        renderListeners.add(listener);
+    }
+
+    public ChartFeed feed() {
+        return feed;
+    }
+
+    /** Puts a window for the session on this stage; {@code onHidden} runs when it closes. */
+    public static ConsoleWindow open(Stage stage, ConsoleSession session, boolean darkTheme, Runnable onHidden) {
+        ConsoleWindow w = new ConsoleWindow(session);
+        w.scene = new Scene(w.build(), 1400, 860);
+        w.theme(darkTheme);
+        stage.setScene(w.scene);
+        stage.setTitle(title(session));
+        stage.setOnHidden(e -> {
+            w.feed.close();
+            onHidden.run();
+        });
+        stage.show();
+        return w;
+    }
+
+    static String title(ConsoleSession session) {
+        return session.drill().map(d -> "Runaway console: DRILL " + d.info().id())
+                .orElse(session.isLive() ? "Runaway console" : "Runaway replay: " + session.timeline().source());
+    }
+
+    Scene scene() {
+        return scene;
+    }
+
+    static void background(String name, Runnable r) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+    }
+}

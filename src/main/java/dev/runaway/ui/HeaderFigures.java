@@ -1,0 +1,76 @@
+package dev.runaway.ui;
+
+import dev.runaway.model.Units;
+import dev.runaway.timeline.GroupPoint;
+import dev.runaway.timeline.PulsePoint;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The header strip's figures, as text with a severity each, from the newest pulse and the worst
+ * group of the newest scan. Both come from the timeline, so a replay shows what live showed.
+ */
+public record HeaderFigures(List<Figure> figures) {
+
+    /** One large figure: its caption, its text, and how alarming it is. */
+    public record Figure(String caption, String text, Severity severity) {
+    }
+
+    public static final List<String> CAPTIONS = List.of("tasks", "forks/s", "memory", "swap", "pressure",
+            "worst group", "its rate", "runs out in");
+
+    public static HeaderFigures empty() {
+        return new HeaderFigures(CAPTIONS.stream().map(c -> new Figure(c, "-", Severity.CALM)).toList());
+    }
+
+    /**
+     * @param pulse the newest pulse, or null before the first
+     * @param worst the most severe group of the newest scan, or null when there is none
+     */
+    public static HeaderFigures of(PulsePoint pulse, GroupPoint worst) {
+        Figure[] f = empty().figures().toArray(new Figure[0]);
+        if (pulse != null) {
+            double taskShare = pulse.pidMax() > 0 ? (double) pulse.tasks() / pulse.pidMax() : Double.NaN;
+            f[0] = new Figure("tasks", pulse.tasks() + (pulse.pidMax() > 0 ? " / " + pulse.pidMax() : ""),
+                    Severity.of(taskShare, 0.5, 0.8));
+            f[1] = new Figure("forks/s", String.format(Locale.ROOT, "%.0f", pulse.forksPerSecond()),
+                    Severity.of(pulse.forksPerSecond(), 200, 2000));
+            double memoryShare = pulse.memoryTotalBytes() > 0 ? (double) pulse.memoryUsedBytes() / pulse.memoryTotalBytes() : Double.NaN;
+            f[2] = new Figure("memory", Units.bytes(pulse.memoryUsedBytes()) + " of " + Units.bytes(pulse.memoryTotalBytes()),
+                    Severity.of(memoryShare, 0.75, 0.9));
+            double swapShare = pulse.swapTotalBytes() > 0 ? (double) pulse.swapUsedBytes() / pulse.swapTotalBytes() : Double.NaN;
+            f[3] = new Figure("swap", pulse.swapTotalBytes() == 0 ? "none" : Units.bytes(pulse.swapUsedBytes()),
+                    Severity.of(swapShare, 0.25, 0.6));
+            f[4] = new Figure("pressure", Double.isNaN(pulse.pressureSome10()) ? "n/a"
+                    : String.format(Locale.ROOT, "%.1f%%", pulse.pressureSome10()), Severity.of(pulse.pressureSome10(), 5, 20));
+        }
+        if (worst != null) {
+            Severity growth = switch (worst.growth()) {
+                case "exponential" -> Severity.CRITICAL;
+                case "linear" -> worst.tasksPerSecond() >= 10 ? Severity.CRITICAL : Severity.WATCH;
+                default -> Severity.CALM;
+            };
+            f[5] = new Figure("worst group", worst.growth() + "  " + shortCommand(worst.command()), growth);
+            f[6] = new Figure("its rate", Units.perSecond(worst.tasksPerSecond()), growth);
+            double left = worst.secondsToExhaustion();
+            f[7] = new Figure("runs out in", Double.isNaN(left) ? "-" : String.format(Locale.ROOT, "%.0f s (%s)", left, worst.exhaustedBy()),
+                    Double.isNaN(left) ? Severity.CALM : left < 60 ? Severity.CRITICAL : left < 600 ? Severity.WATCH : Severity.CALM);
+        }
+        return new HeaderFigures(List.of(f));
+    }
+
+    /** The last path element: the header has room for a name, the table shows the whole key. */
+    static String shortCommand(String command) {
+        String first = command.split(" ", 2)[0];
+        int slash = first.lastIndexOf('/');
+        String name = slash >= 0 ? first.substring(slash + 1) + command.substring(first.length()) : command;
+        return name.length() > 28 ? name.substring(0, 27) + "…" : name;
+    }
+
+    public Severity overall() {
+        Severity s = Severity.CALM;
+        for (Figure f : figures) s = Severity.worst(s, f.severity());
+        return s;
+    }
+}

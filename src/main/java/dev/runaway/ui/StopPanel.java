@@ -1,0 +1,168 @@
+package dev.runaway.ui;
+
+import dev.runaway.model.ProcessSample;
+import dev.runaway.stop.StopEngine;
+import javafx.application.Platform;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TextArea;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+import java.util.Locale;
+
+/**
+ * The guided stop, shown over the window: the plan in words (targets, the lever for each step
+ * and why the others do not apply), one confirmation, then the steps as they run with their
+ * counts, then "zero confirmed" (or the survivors) and what was restored. The work runs on a
+ * thread of its own through {@link GuidedStop}; this class only shows it.
+ */
+final class StopPanel {
+    final VBox card = new VBox(8);
+    final Label title = new Label();
+    final Label state = new Label();
+    final TextArea plan = new TextArea();
+    final ListView<String> steps = new ListView<>();
+    final Button confirm = new Button();
+    final Button close = new Button("Close");
+    private final GuidedStop stop;
+    private final Runnable onClose;
+    private GuidedStop.Planned planned;
+    private volatile boolean running;
+
+    StopPanel(GuidedStop stop, Runnable onClose) {
+        this.stop = stop;
+        this.onClose = onClose;
+        card.getStyleClass().add("stop-panel");
+        card.setPadding(new Insets(14));
+        card.setMaxWidth(880);
+        card.setMaxHeight(620);
+        title.getStyleClass().add("stop-title");
+        state.getStyleClass().add("stop-state");
+        state.setWrapText(true);
+        plan.setEditable(false);
+        plan.setWrapText(true);
+        plan.getStyleClass().add("stop-plan");
+        VBox.setVgrow(plan, Priority.ALWAYS);
+        steps.setPrefHeight(150);
+        steps.getStyleClass().add("stop-steps");
+        confirm.getStyleClass().add("stop-confirm");
+        confirm.setDisable(true);
+        confirm.setOnAction(e -> run());
+        close.setCancelButton(true);
+        close.setOnAction(e -> {
+            if (!running) onClose.run();
+        });
+        Region gap = new Region();
+        HBox.setHgrow(gap, Priority.ALWAYS);
+        HBox buttons = new HBox(10, state, gap, close, confirm);
+        HBox.setHgrow(state, Priority.ALWAYS);
+        buttons.setAlignment(Pos.CENTER_RIGHT);
+        card.getChildren().addAll(title, plan, steps, buttons);
+    }
+
+    /** Shows the plan for this row (read on a worker thread; the helper may be started meanwhile). */
+    void open(ConsoleRow row) {
+        planned = null;
+        title.setText("Guided stop: " + row.stopLabel());
+        plan.setText("Reading the targets...");
+        steps.getItems().clear();
+        state.setText("");
+        confirm.setText("Stop");
+        confirm.setDisable(true);
+        close.setText("Cancel");
+        worker("runaway-stop-plan", () -> {
+            GuidedStop.Planned p;
+            try {
+                p = stop.plan(row);
+            } catch (RuntimeException e) {
+                p = new GuidedStop.Planned(null, null, "", "the plan could not be made: " + e.getMessage());
+            }
+            GuidedStop.Planned ready = p;
+            Platform.runLater(() -> showPlan(ready));
+        });
+    }
+
+    private void showPlan(GuidedStop.Planned p) {
+        planned = p;
+        if (p.refused()) {
+            plan.setText("Refused: " + p.refusal());
+            state.setText("Nothing was done.");
+            close.setText("Close");
+            return;
+        }
+        StringBuilder text = new StringBuilder(String.join("\n", p.plan().describe()));
+        if (!p.helperNote().isEmpty()) text.append("\nHelper: ").append(p.helperNote());
+        plan.setText(text.toString());
+        confirm.setText(String.format(Locale.ROOT, "Stop %d processes", p.plan().targets().size()));
+        confirm.setDisable(false);
+        state.setText("Read the plan, then confirm once.");
+    }
+
+    private void run() {
+        if (planned == null || planned.refused() || running) return;
+        running = true;
+        confirm.setDisable(true);
+        close.setDisable(true);
+        state.setText("Running: stop growth, kill the fixed set, confirm zero, restore...");
+        GuidedStop.Planned p = planned;
+        worker("runaway-stop-run", () -> {
+            StopEngine.Outcome outcome;
+            try {
+                outcome = stop.run(p, false, step -> Platform.runLater(() -> {
+                    steps.getItems().add(step.toString());
+                    steps.scrollTo(steps.getItems().size() - 1);
+                    state.setText(step.step() + ": " + step.count() + " (" + step.lever() + ")");
+                }));
+            } catch (RuntimeException e) {
+                String why = e.getMessage();
+                Platform.runLater(() -> finish("The stop failed: " + why, false));
+                return;
+            }
+            StopEngine.Outcome o = outcome;
+            Platform.runLater(() -> finish(summary(o), o.zeroConfirmed()));
+        });
+    }
+
+    private void finish(String text, boolean zero) {
+        running = false;
+        state.setText(text);
+        state.getStyleClass().removeAll("stop-zero", "stop-survivors");
+        state.getStyleClass().add(zero ? "stop-zero" : "stop-survivors");
+        close.setText("Close");
+        close.setDisable(false);
+    }
+
+    static String summary(StopEngine.Outcome o) {
+        StringBuilder b = new StringBuilder();
+        if (o.zeroConfirmed()) {
+            b.append(String.format(Locale.ROOT, "Zero confirmed: %d ms from confirmation to zero.", o.millisToZero()));
+        } else {
+            b.append("Zero NOT reached: ").append(o.survivors().size()).append(" left (");
+            int shown = 0;
+            for (ProcessSample s : o.survivors()) {
+                if (shown++ == 5) break;
+                b.append(shown > 1 ? ", " : "").append("pid ").append(s.pid());
+            }
+            b.append(").");
+        }
+        o.restoredModes().forEach((file, mode) -> b.append(" Restored ").append(file).append(" to mode ")
+                .append(Integer.toOctalString(mode)).append('.'));
+        return b.toString();
+    }
+
+    boolean running() {
+        return running;
+    }
+
+    private static void worker(String name, Runnable r) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+    }
+}

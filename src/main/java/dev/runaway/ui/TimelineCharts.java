@@ -1,0 +1,192 @@
+package dev.runaway.ui;
+
+import dev.runaway.timeline.EventKind;
+import dev.runaway.timeline.TimelineEvent;
+import io.fair_acc.chartfx.XYChart;
+import io.fair_acc.chartfx.axes.spi.DefaultNumericAxis;
+import io.fair_acc.chartfx.plugins.XValueIndicator;
+import io.fair_acc.chartfx.plugins.Zoomer;
+import io.fair_acc.chartfx.renderer.ErrorStyle;
+import io.fair_acc.chartfx.renderer.spi.ErrorDataSetRenderer;
+import io.fair_acc.dataset.spi.DoubleDataSet;
+import javafx.animation.AnimationTimer;
+import javafx.application.Platform;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+import java.util.List;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The three incident charts on one time axis (seconds since the timeline began): tasks (all, and
+ * the selected group), memory and swap, memory pressure; with a marker for each OOM kill, cap
+ * reached and stop step. Written by a {@link ChartFeed} from its own thread. Zoom with the mouse
+ * wheel or a drag, pan with the middle button (ChartFX's Zoomer); the time window follows the
+ * newest data unless the user has zoomed.
+ */
+public final class TimelineCharts implements ChartFeed.Sink {
+    final DoubleDataSet tasks = new DoubleDataSet("all tasks");
+    final DoubleDataSet groupTasks = new DoubleDataSet("selected group");
+    final DoubleDataSet memory = new DoubleDataSet("memory used (GiB)");
+    final DoubleDataSet swap = new DoubleDataSet("swap used (GiB)");
+    final DoubleDataSet pressureSome = new DoubleDataSet("some (avg10 %)");
+    final DoubleDataSet pressureFull = new DoubleDataSet("full (avg10 %)");
+    final XYChart tasksChart;
+    final XYChart memoryChart;
+    final XYChart pressureChart;
+    private final List<XYChart> charts;
+    private final List<Zoomer> zoomers = new java.util.ArrayList<>();
+    static final int MAX_MARKERS = 40;
+    private volatile double pressureMax;
+    private final java.util.Map<String, Double> lastCap = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile TimeWindow window = TimeWindow.TEN_MINUTES;
+    private final DoubleSupplier end;
+    private final VBox box;
+
+    /** @param end the newest second of the timeline (the right edge of the window) */
+    public TimelineCharts(DoubleSupplier end) {
+        this.end = end;
+        tasksChart = chart("Tasks", "tasks", tasks, groupTasks);
+        memoryChart = chart("Memory and swap", "GiB", memory, swap);
+        pressureChart = chart("Memory pressure", "%", pressureSome, pressureFull);
+        charts = List.of(tasksChart, memoryChart, pressureChart);
+        box = new VBox(tasksChart, memoryChart, pressureChart);
+        box.getStyleClass().add("charts");
+        new AnimationTimer() {
+            private long last;
+
+            @Override
+            public void handle(long now) {
+                if (now - last < 250_000_000L) return;
+                last = now;
+                follow();
+            }
+        }.start();
+    }
+
+    public VBox node() {
+        return box;
+    }
+
+    public List<XYChart> charts() {
+        return charts;
+    }
+
+    public void window(TimeWindow w) {
+        window = w;
+        zoomers.forEach(Zoomer::clear);
+        follow();
+    }
+
+    /** On the JavaFX thread: the time axes show the chosen window, unless a chart is zoomed. */
+    private void follow() {
+        DefaultNumericAxis p = (DefaultNumericAxis) pressureChart.getYAxis();
+        p.setAutoRanging(false);
+        p.set(0, Math.max(1, Math.ceil(pressureMax * 1.2)));
+        p.setTickUnit(Math.max(0.2, Math.ceil(pressureMax * 1.2) / 5));
+        for (int i = 0; i < charts.size(); i++) {
+            if (!zoomers.get(i).zoomStackDeque().isEmpty()) continue;
+            DefaultNumericAxis x = (DefaultNumericAxis) charts.get(i).getXAxis();
+            if (window == TimeWindow.ALL) {
+                x.setAutoRanging(true);
+            } else {
+                double[] r = window.range(end.getAsDouble());
+                x.setAutoRanging(false);
+                x.set(r[0], r[1]);
+                x.setTickUnit(Math.max(1, Math.round((r[1] - r[0]) / 10)));
+            }
+        }
+    }
+
+    private XYChart chart(String title, String unit, DoubleDataSet... sets) {
+        DefaultNumericAxis time = new DefaultNumericAxis("time since start", "s");
+        time.setAutoRangePadding(0.01);
+        DefaultNumericAxis y = new DefaultNumericAxis(title.equals("Tasks") ? "tasks" : unit.equals("%") ? "pressure" : "size", unit);
+        if (unit.equals("tasks")) y.setUnit(null);
+        y.setTickLabelFormatter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(Number n) {
+                double v = n.doubleValue();
+                if (Math.abs(v) >= 10_000) return String.format(java.util.Locale.ROOT, "%.0fk", v / 1000);
+                if (Math.abs(v) >= 10 || v == Math.rint(v)) return String.format(java.util.Locale.ROOT, "%.0f", v);
+                return new java.math.BigDecimal(String.format(java.util.Locale.ROOT, "%.2f", v)).stripTrailingZeros().toPlainString();
+            }
+
+            @Override
+            public Number fromString(String text) {
+                return Double.parseDouble(text);
+            }
+        });
+        y.setForceZeroInRange(true);
+        y.setAutoRangePadding(0.1);
+        XYChart chart = new XYChart(time, y);
+        ErrorDataSetRenderer renderer = (ErrorDataSetRenderer) chart.getRenderers().get(0);
+        renderer.setDrawMarker(false);
+        renderer.setErrorStyle(ErrorStyle.NONE);
+        chart.setTitle(title);
+        chart.getDatasets().addAll(sets);
+        chart.setLegendVisible(true);
+        chart.setAnimated(false);
+        Zoomer zoomer = new Zoomer();
+        zoomer.setAnimated(false);
+        Zoomer.setOmitZoom(y, true); // zoom and pan in time; the y axis keeps fitting the data
+        zoomers.add(zoomer);
+        chart.getPlugins().add(zoomer);
+        chart.setMinHeight(150);
+        VBox.setVgrow(chart, Priority.ALWAYS);
+        return chart;
+    }
+
+    @Override
+    public void pulses(double[] seconds, double[] t, double[] mem, double[] sw, double[] some, double[] full) {
+        tasks.add(seconds, t);
+        memory.add(seconds, mem);
+        swap.add(seconds, sw);
+        if (!Double.isNaN(some[0])) {
+            for (int i = 0; i < some.length; i++) pressureMax = Math.max(pressureMax, Math.max(some[i], full[i]));
+            pressureSome.add(seconds, some);
+            pressureFull.add(seconds, full);
+        }
+    }
+
+    @Override
+    public void groupTasks(String command, double[] seconds, double[] t, boolean replace) {
+        if (replace) {
+            groupTasks.clearData();
+            groupTasks.setName(command.isEmpty() ? "selected group" : HeaderFigures.shortCommand(command));
+        }
+        if (seconds.length > 0) groupTasks.add(seconds, t);
+    }
+
+    /**
+     * A marker for what a reader of the chart must see. A cap that flaps (a drill at its cap
+     * loses and regains a task every scan) is marked once per group per minute, and only the
+     * newest {@link #MAX_MARKERS} stay: hundreds of indicators would hide the lines.
+     */
+    @Override
+    public void event(TimelineEvent e) {
+        if (e.kind() != EventKind.OOM_KILL && e.kind() != EventKind.OOMD_KILL && e.kind() != EventKind.CAP_REACHED
+                && e.kind() != EventKind.STOP_STEP) return;
+        if (e.kind() == EventKind.CAP_REACHED) {
+            Double last = lastCap.get(e.title());
+            if (last != null && e.seconds() - last < 60) return;
+            lastCap.put(e.title(), e.seconds());
+        }
+        String text = e.kind() == EventKind.STOP_STEP ? e.title() : e.kind() == EventKind.CAP_REACHED ? "cap " + e.title() : e.title();
+        Platform.runLater(() -> {
+            for (XYChart chart : charts) {
+                XValueIndicator marker = new XValueIndicator(chart.getXAxis(), e.seconds(), chart == tasksChart ? text : "");
+                marker.setEditable(false);
+                chart.getPlugins().add(marker);
+                List<XValueIndicator> all = chart.getPlugins().stream().filter(p -> p instanceof XValueIndicator)
+                        .map(p -> (XValueIndicator) p).toList();
+                if (all.size() > MAX_MARKERS) chart.getPlugins().removeAll(all.subList(0, all.size() - MAX_MARKERS));
+            }
+        });
+    }
+
+    /** How many markers the tasks chart carries (tests). */
+    long markers() {
+        return tasksChart.getPlugins().stream().filter(p -> p instanceof XValueIndicator).count();
+    }
+}
