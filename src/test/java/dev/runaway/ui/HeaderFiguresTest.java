@@ -1,0 +1,52 @@
+package dev.runaway.ui;
+
+import dev.runaway.timeline.GroupPoint;
+import dev.runaway.timeline.PulsePoint;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The header strip's texts and severities, without a window. */
+class HeaderFiguresTest {
+    private static final long GIB = 1L << 30;
+
+    @Test
+    void aCalmMachineIsCalm() {
+        HeaderFigures h = HeaderFigures.of(pulse(400, 3, 8 * GIB, 6 * GIB, 0.0), null);
+        assertThat(h.figures()).extracting(HeaderFigures.Figure::text)
+                .containsExactly("400 / 32768", "3", "2.0 GiB of 8.0 GiB", "none", "0.0%", "-", "-", "-");
+        assertThat(h.overall()).isEqualTo(Severity.CALM);
+    }
+
+    @Test
+    void aRunawayNearItsLimitsIsCritical() {
+        GroupPoint worst = new GroupPoint("/tmp/runaway-drill-linear/worker --level 3", 27_000, 12 * GIB, "linear", 32.0, 0, 45,
+                "pid_max", 3, 800, true, false, List.of(), -1);
+        HeaderFigures h = HeaderFigures.of(pulse(27_000, 2500, 8 * GIB, 0, 35.0), worst);
+        assertThat(h.figures()).extracting(HeaderFigures.Figure::severity).containsExactly(Severity.CRITICAL, Severity.CRITICAL,
+                Severity.CRITICAL, Severity.CALM, Severity.CRITICAL, Severity.CRITICAL, Severity.CRITICAL, Severity.CRITICAL);
+        assertThat(h.figures().get(5).text()).isEqualTo("linear  worker --level 3");
+        assertThat(h.figures().get(6).text()).isEqualTo("+32.0/s");
+        assertThat(h.figures().get(7).text()).isEqualTo("45 s (pid_max)");
+    }
+
+    @Test
+    void halfwayIsWatched() {
+        HeaderFigures h = HeaderFigures.of(pulse(20_000, 500, 8 * GIB, (long) (1.6 * GIB), 8.0), null);
+        assertThat(h.figures().subList(0, 5)).extracting(HeaderFigures.Figure::severity)
+                .containsExactly(Severity.WATCH, Severity.WATCH, Severity.WATCH, Severity.CALM, Severity.WATCH);
+    }
+
+    @Test
+    void noPressureInfoIsSaidNotZero() {
+        HeaderFigures h = HeaderFigures.of(pulse(10, 0, GIB, GIB, Double.NaN), null);
+        assertThat(h.figures().get(4).text()).isEqualTo("n/a");
+    }
+
+    private static PulsePoint pulse(int tasks, double forks, long total, long available, double pressure) {
+        return new PulsePoint(1, Instant.EPOCH, tasks, 1000, forks, total, available, 0, 0, pressure, 0, 32768);
+    }
+}
