@@ -10,7 +10,9 @@ import dev.runaway.sandbox.SandboxMonitor;
 import dev.runaway.sandbox.SandboxSample;
 import dev.runaway.sandbox.TeardownReport;
 import dev.runaway.tui.DrillScreen;
-import dev.runaway.ui.DrillWindow;
+import dev.runaway.timeline.IncidentFiles;
+import dev.runaway.ui.ConsoleApp;
+import dev.runaway.ui.ConsoleSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -108,8 +110,21 @@ public final class DrillCommand implements Callable<Integer> {
     }
 
     private int watchThenTearDown(Drill drill) throws Exception {
+        View chosen = view;
+        if (chosen == View.AUTO) chosen = hasDisplay() ? View.WINDOW : System.console() != null ? View.TERMINAL : View.LINES;
+        if (chosen == View.WINDOW) {
+            Optional<TeardownReport> report = inConsole(drill);
+            if (report.isPresent()) {
+                out.println("Tore down " + drill.info().id() + ": " + report.get().summary());
+                return report.get().zeroConfirmed() ? 0 : 1;
+            }
+            chosen = System.console() != null ? View.TERMINAL : View.LINES;
+        }
         try (SandboxMonitor monitor = new SandboxMonitor(drill.sandbox()).start(Duration.ofMillis(100))) {
-            show(drill, monitor);
+            DrillScreen screen = new DrillScreen(drill, monitor, out);
+            out.flush();
+            if (chosen == View.TERMINAL) screen.showInteractive();
+            else screen.showLines();
             SandboxSample peak = monitor.peak();
             TeardownReport report = drill.teardown();
             out.println("Tore down " + drill.info().id() + ": " + report.summary());
@@ -120,23 +135,28 @@ public final class DrillCommand implements Callable<Integer> {
         }
     }
 
-    private void show(Drill drill, SandboxMonitor monitor) throws Exception {
-        View chosen = view;
-        if (chosen == View.AUTO) chosen = hasDisplay() ? View.WINDOW : System.console() != null ? View.TERMINAL : View.LINES;
-        if (chosen == View.WINDOW) {
-            try {
-                DrillWindow.show(drill, monitor);
-                return;
-            } catch (RuntimeException | LinkageError e) {
-                err.println("runaway: the window could not open (" + e.getMessage() + "); using the terminal view."
-                        + " For the window, install GTK 3: apt-get install libgtk-3-0");
-                chosen = System.console() != null ? View.TERMINAL : View.LINES;
-            }
-        }
-        DrillScreen screen = new DrillScreen(drill, monitor, out);
+    /**
+     * The drill in the console window, marked DRILL, recorded like any incident; torn down when
+     * the window closes. Empty when the window could not open (the caller falls back to the terminal).
+     */
+    private Optional<TeardownReport> inConsole(Drill drill) throws Exception {
+        ConsoleSession session = ConsoleSession.live(Optional.of(IncidentFiles.fresh()));
+        session.adopt(drill);
+        session.recorder().flatMap(r -> r.writer()).ifPresent(w -> out.println("Recording to " + w.file()));
         out.flush();
-        if (chosen == View.TERMINAL) screen.showInteractive();
-        else screen.showLines();
+        try {
+            ConsoleApp.show(session, false, ms -> { });
+        } catch (RuntimeException | LinkageError e) {
+            session.live().ifPresent(l -> l.close());
+            session.recorder().ifPresent(r -> r.close());
+            err.println("runaway: the window could not open (" + e.getMessage() + "); using the terminal view."
+                    + " For the window, install GTK 3: apt-get install libgtk-3-0");
+            return Optional.empty();
+        }
+        Optional<TeardownReport> report = session.stopDrill();
+        if (report.isEmpty()) report = session.lastTeardown(); // torn down from the window's menu
+        session.close();
+        return report;
     }
 
     static boolean hasDisplay() {

@@ -41,6 +41,7 @@ public final class ConsoleSession implements AutoCloseable {
     private final GuidedStop stop;
     private final Incident replayed;
     private volatile Drill drill;
+    private volatile TeardownReport lastTeardown;
 
     private ConsoleSession(Timeline timeline, LiveAnalysis live, IncidentRecorder recorder, Actuator actuator,
                            GuidedStop stop, Incident replayed) {
@@ -136,8 +137,14 @@ public final class ConsoleSession implements AutoCloseable {
         drill = null;
         if (d == null) return Optional.empty();
         TeardownReport report = d.teardown();
+        lastTeardown = report;
         note("drill " + d.info().id() + " torn down: " + report.summary());
         return Optional.of(report);
+    }
+
+    /** The report of the last drill torn down in this session (menu, close), if any. */
+    public Optional<TeardownReport> lastTeardown() {
+        return Optional.ofNullable(lastTeardown);
     }
 
     private void note(String text) {

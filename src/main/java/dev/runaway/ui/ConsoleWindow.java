@@ -65,6 +65,7 @@ public final class ConsoleWindow {
     final StackPane overlay = new StackPane();
     final CheckMenuItem dark = new CheckMenuItem("Dark theme");
     StopPanel stopPanel;
+    private MenuBar menuBar;
     private ChartFeed feed;
     private Scene scene;
     private volatile PulsePoint latestPulse;
@@ -161,7 +162,8 @@ public final class ConsoleWindow {
         stopItem.setOnAction(e -> openStop());
         stopItem.disableProperty().bind(stopButton.disableProperty());
         act.getItems().add(stopItem);
-        return new MenuBar(file, drill, view, act);
+        menuBar = new MenuBar(file, drill, view, act);
+        return menuBar;
     }
 
     private Label banner() {
@@ -313,20 +315,26 @@ public final class ConsoleWindow {
     private String drillSelected;
     private String shownDrill = "";
 
-    /** On a drill, its group is selected when it first appears (once per drill). */
+    /** On a drill, its group (the one with most of the sandbox's processes) is selected once it shows. */
     private void selectDrillGroupOnce() {
-        if (session.drill().isEmpty() || selectedKey != null) return;
+        if (session.drill().isEmpty() || selectedKey != null || shownSnapshot == null) return;
         Drill d = session.drill().get();
         if (d.info().id().equals(drillSelected)) return;
-        String folder = d.folder().toString();
-        for (TreeItem<ConsoleRow> g : tree.root().getChildren()) {
-            if (g.getValue().command().startsWith(folder)) {
-                drillSelected = d.info().id();
-                table.view.getSelectionModel().select(g);
-                table.view.scrollTo(Math.max(0, table.view.getRow(g) - 2));
-                return;
+        java.util.Set<Integer> members = new java.util.HashSet<>(d.sandbox().memberPids());
+        String best = null;
+        long bestCount = 0;
+        for (dev.runaway.analysis.Group g : shownSnapshot.groups()) {
+            long n = g.pids().stream().filter(members::contains).count();
+            if (n > bestCount) {
+                bestCount = n;
+                best = g.command();
             }
         }
+        TreeItem<ConsoleRow> item = tree.find("g:" + best);
+        if (item == null) return;
+        drillSelected = d.info().id();
+        table.view.getSelectionModel().select(item);
+        table.view.scrollTo(Math.max(0, table.view.getRow(item) - 2));
     }
 
     private String statusText() {
@@ -419,6 +427,12 @@ public final class ConsoleWindow {
         });
         stage.show();
         return w;
+    }
+
+    /** The menu item with this text (tests, shortcuts), or null. */
+    MenuItem menuItem(String text) {
+        for (Menu m : menuBar.getMenus()) for (MenuItem i : m.getItems()) if (text.equals(i.getText())) return i;
+        return null;
     }
 
     static String title(ConsoleSession session) {

@@ -1,0 +1,103 @@
+package dev.runaway.ui;
+
+import dev.runaway.analysis.Chain;
+import dev.runaway.analysis.Group;
+import dev.runaway.analysis.GrowthFit;
+import dev.runaway.analysis.GrowthShape;
+import dev.runaway.analysis.Snapshot;
+import dev.runaway.model.Pressure;
+import dev.runaway.model.ProcessIdentity;
+import dev.runaway.model.PulseSample;
+import dev.runaway.timeline.EventKind;
+import dev.runaway.timeline.IncidentRecorder;
+import dev.runaway.timeline.RecordingWriter;
+import dev.runaway.timeline.Timeline;
+import dev.runaway.timeline.TimelineEvent;
+import javafx.scene.control.TreeItem;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A recorded incident opened in the console (headless): the charts are drawn from the file's
+ * timeline, the groups come from its last scan, it is marked REPLAY, and nothing can be stopped.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ConsoleReplayTest {
+    private static final Instant WALL = Instant.parse("2026-11-29T10:00:00Z");
+    private ConsoleSession session;
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        if (session != null) session.close();
+    }
+
+    @Test
+    void aRecordingIsBrowsedAsIfLive(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("incident.jsonl");
+        Timeline recorded = new Timeline(WALL, 0, "console");
+        try (IncidentRecorder r = new IncidentRecorder(recorded, Optional.of(new RecordingWriter(file, 1 << 20,
+                RecordingWriter.fields().put("source", "console").put("started", WALL.toString()))))) {
+            for (int s = 0; s < 6; s++) {
+                for (int i = 0; i < 10; i++) r.pulse(pulse(s * 10 + i));
+                r.snapshot(snapshot(s));
+            }
+            r.event(new TimelineEvent(5.5, WALL.plusMillis(5500), EventKind.STOP_STEP, "kill", "sigkill: rounds", 120, -1,
+                    "/tmp/tool", 40));
+        }
+
+        FxToolkit.registerPrimaryStage();
+        session = ConsoleSession.replay(file);
+        AtomicReference<ConsoleWindow> w = new AtomicReference<>();
+        FxToolkit.setupStage(stage -> w.set(ConsoleWindow.open(stage, session, true, () -> { })));
+        ConsoleWindow window = w.get();
+
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> window.tree.root().getChildren().size() == 1);
+        TreeItem<ConsoleRow> group = window.tree.root().getChildren().get(0);
+        assertThat(group.getValue().command()).isEqualTo("/tmp/tool");
+        assertThat(group.getValue().cells()).startsWith("150", "linear");
+        assertThat(group.getValue().cells()).contains("3 d50");
+        assertThat(window.banner.getText()).startsWith("REPLAY");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS,
+                () -> window.charts.tasks.lock().readLockGuard(() -> window.charts.tasks.getDataCount()) == 60);
+        assertThat(window.figures.get(0).getText()).isEqualTo(400 + 32 * 59 / 10 + " / 32768");
+
+        WaitForAsyncUtils.asyncFx(() -> window.table.view.getSelectionModel().select(group)).get();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS,
+                () -> window.charts.groupTasks.lock().readLockGuard(() -> window.charts.groupTasks.getDataCount()) == 6);
+        double last = window.charts.groupTasks.lock().readLockGuard(() -> window.charts.groupTasks.get(1, 5));
+        assertThat(last).isEqualTo(150.0);
+        assertThat(window.stopButton.isDisabled()).as("a recording cannot be stopped").isTrue();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> window.charts.markers() == 1);
+        assertThat(window.scene().getStylesheets()).contains(ConsoleWindow.DARK);
+    }
+
+    private static PulseSample pulse(int i) {
+        return new PulseSample(WALL.plusMillis(i * 100L), i * 100_000_000L, 400 + 32 * i / 10, 90_000 + 32L * i / 10,
+                24L << 30, (20L << 30) - (250L << 20) * i / 10, 8L << 30, 8L << 30,
+                Optional.of(new Pressure(i * 0.5, i * 0.1, 0, 0)), 32768, 100_000);
+    }
+
+    private static Snapshot snapshot(int s) {
+        int tasks = 25 * (s + 1);
+        Chain chain = new Chain(new ProcessIdentity(100, 5), 50, 50, List.of("/tmp/tool"), List.of(100));
+        Group g = new Group("/tmp/tool", tasks, List.of(chain, chain, chain), true, false, List.of(), 1, tasks * 1024L,
+                new GrowthFit(GrowthShape.LINEAR, 25, 0), 0, OptionalDouble.empty(), "", List.of(100), "", -1);
+        return new Snapshot(WALL.plusSeconds(s), pulse(s * 10 + 9), 25, new GrowthFit(GrowthShape.LINEAR, 25, 0), List.of(g),
+                500, 1_000_000, 1_000_000, s * 1_000_000_000L + 950_000_000L, 0);
+    }
+}
