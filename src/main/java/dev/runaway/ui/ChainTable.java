@@ -28,7 +28,7 @@ final class ChainTable {
         view.getStyleClass().add("chains");
         TreeTableColumn<ConsoleRow, ConsoleRow> command = column(GroupColumn.COMMAND, Comparator.comparing(ConsoleRow::name));
         command.setCellFactory(c -> new CommandCell());
-        command.setPrefWidth(320);
+        command.setPrefWidth(370);
         command.setMinWidth(180);
         view.getColumns().add(command);
         view.setTreeColumn(command);
@@ -41,7 +41,7 @@ final class ChainTable {
             };
             TreeTableColumn<ConsoleRow, ConsoleRow> col = column(c, order);
             col.setCellFactory(x -> new TextCell(c));
-            col.setPrefWidth(Math.max(c.title().length() * 11 + 24, c.width() * 9));
+            col.setPrefWidth(Math.max(c.title().length() * 11 + 20, c.width() * 8));
             col.setMinWidth(c.title().length() * 9 + 22);
             view.getColumns().add(col);
         }

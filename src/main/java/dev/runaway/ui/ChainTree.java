@@ -118,7 +118,7 @@ public final class ChainTree {
         }
 
         void update(ConsoleRow row, Group g) {
-            setValue(row);
+            if (!row.equals(getValue())) setValue(row); // an unchanged row repaints nothing
             group = g;
             if (made && isExpanded()) makeChildren();
             else if (made) {
@@ -163,7 +163,7 @@ public final class ChainTree {
         }
 
         void update(ConsoleRow row, Chain c, String groupCommand) {
-            setValue(row);
+            if (!row.equals(getValue())) setValue(row);
             chain = c;
             command = groupCommand;
             if (made && isExpanded()) makeChildren();
@@ -186,7 +186,7 @@ public final class ChainTree {
                 ConsoleRow row = ConsoleRow.of(chain, pid, command);
                 TreeItem<ConsoleRow> item = old.get(row.key());
                 if (item == null) item = new TreeItem<>(row);
-                else item.setValue(row);
+                else if (!row.equals(item.getValue())) item.setValue(row);
                 shown.add(item);
             }
             made = true;

@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * (ChartFX 11.3 read-locks data sets during a frame's layout; a write from the JavaFX thread
  * before the first frame deadlocks). What the timeline already holds goes first, then what it
  * is told from now on, so a live incident and a replayed file take the same path. Points are
- * handed over in batches: one write per series however many points arrived since the last.
+ * handed over in batches, at most two a second: one write per series however many points
+ * arrived since the last.
  */
 public final class ChartFeed implements AutoCloseable {
 
@@ -34,6 +35,8 @@ public final class ChartFeed implements AutoCloseable {
     private record Select(String command) {
     }
 
+    /** Charts redraw at most this often: software rendering (no GPU) pays for every redraw. */
+    static final long BATCH_MILLIS = 500;
     private static final Object STOP = new Object();
     private final Timeline timeline;
     private final Sink sink;
@@ -104,6 +107,8 @@ public final class ChartFeed implements AutoCloseable {
                 sendGroup(newScans, false);
                 batch.clear();
                 lastBatchNanos = System.nanoTime();
+                Thread.sleep(BATCH_MILLIS); // what arrives meanwhile is drawn in one go: 2 redraws a second, not 10
+
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

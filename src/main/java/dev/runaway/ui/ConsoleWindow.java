@@ -7,7 +7,6 @@ import dev.runaway.drill.Scenario;
 import dev.runaway.model.Units;
 import dev.runaway.timeline.GroupScan;
 import dev.runaway.timeline.PulsePoint;
-import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
@@ -67,6 +66,7 @@ public final class ConsoleWindow {
     StopPanel stopPanel;
     private MenuBar menuBar;
     private ChartFeed feed;
+    private Ticker ticker;
     private Scene scene;
     private volatile PulsePoint latestPulse;
     private volatile long latestPulseArrival;
@@ -74,6 +74,9 @@ public final class ConsoleWindow {
     private Snapshot shownSnapshot;
     private GroupScan shownScan;
     private String selectedKey;
+    /** The table repaints once a second at most: in software rendering a full table costs ~100 ms to paint. */
+    static final long TREE_PERIOD_NANOS = 1_000_000_000L;
+    private long treeShownNanos;
     private final List<Consumer<Long>> renderListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public ConsoleWindow(ConsoleSession session) {
@@ -105,16 +108,10 @@ public final class ConsoleWindow {
         }
         overlay.getStyleClass().add("console");
         feed = new ChartFeed(session.timeline(), charts).start();
-        new AnimationTimer() {
-            private long last;
-
-            @Override
-            public void handle(long now) {
-                if (now - last < 250_000_000L) return;
-                last = now;
-                refresh();
-            }
-        }.start();
+        ticker = Ticker.every(250, () -> {
+            refresh();
+            charts.follow();
+        });
         return overlay;
     }
 
@@ -247,7 +244,7 @@ public final class ConsoleWindow {
 
         SplitPane split = new SplitPane(left, right);
         split.setOrientation(Orientation.HORIZONTAL);
-        split.setDividerPositions(0.55);
+        split.setDividerPositions(0.58);
         return split;
     }
 
@@ -279,7 +276,10 @@ public final class ConsoleWindow {
             if (overlay.getScene() != null && overlay.getScene().getWindow() instanceof Stage stage) stage.setTitle(title(session));
         }
         Snapshot snapshot = session.latest();
-        if (session.isLive() && snapshot != null && snapshot != shownSnapshot) {
+        long now = System.nanoTime();
+        boolean treeDue = now - treeShownNanos >= TREE_PERIOD_NANOS;
+        if (session.isLive() && snapshot != null && snapshot != shownSnapshot && treeDue) {
+            treeShownNanos = now;
             shownSnapshot = snapshot;
             health.scan(snapshot.scanNanos());
             tree.show(snapshot.groups());
@@ -423,6 +423,7 @@ public final class ConsoleWindow {
         stage.setTitle(title(session));
         stage.setOnHidden(e -> {
             w.feed.close();
+            w.ticker.close();
             onHidden.run();
         });
         stage.show();

@@ -74,6 +74,7 @@ final class StopPanel {
         steps.getItems().clear();
         state.setText("");
         confirm.setText("Stop");
+        confirm.setDefaultButton(false);
         confirm.setDisable(true);
         close.setText("Cancel");
         worker("runaway-stop-plan", () -> {
@@ -101,12 +102,15 @@ final class StopPanel {
         plan.setText(text.toString());
         confirm.setText(String.format(Locale.ROOT, "Stop %d processes", p.plan().targets().size()));
         confirm.setDisable(false);
-        state.setText("Read the plan, then confirm once.");
+        confirm.setDefaultButton(true); // Enter confirms, once the plan is on screen
+        confirm.requestFocus();
+        state.setText("Read the plan, then confirm once (Enter), or Cancel (Esc).");
     }
 
     private void run() {
         if (planned == null || planned.refused() || running) return;
         running = true;
+        confirm.setDefaultButton(false);
         confirm.setDisable(true);
         close.setDisable(true);
         state.setText("Running: stop growth, kill the fixed set, confirm zero, restore...");

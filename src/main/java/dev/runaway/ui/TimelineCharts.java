@@ -9,7 +9,6 @@ import io.fair_acc.chartfx.plugins.Zoomer;
 import io.fair_acc.chartfx.renderer.ErrorStyle;
 import io.fair_acc.chartfx.renderer.spi.ErrorDataSetRenderer;
 import io.fair_acc.dataset.spi.DoubleDataSet;
-import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
@@ -52,16 +51,6 @@ public final class TimelineCharts implements ChartFeed.Sink {
         charts = List.of(tasksChart, memoryChart, pressureChart);
         box = new VBox(tasksChart, memoryChart, pressureChart);
         box.getStyleClass().add("charts");
-        new AnimationTimer() {
-            private long last;
-
-            @Override
-            public void handle(long now) {
-                if (now - last < 250_000_000L) return;
-                last = now;
-                follow();
-            }
-        }.start();
     }
 
     public VBox node() {
@@ -79,7 +68,7 @@ public final class TimelineCharts implements ChartFeed.Sink {
     }
 
     /** On the JavaFX thread: the time axes show the chosen window, unless a chart is zoomed. */
-    private void follow() {
+    void follow() {
         DefaultNumericAxis p = (DefaultNumericAxis) pressureChart.getYAxis();
         p.setAutoRanging(false);
         p.set(0, Math.max(1, Math.ceil(pressureMax * 1.2)));
