@@ -57,6 +57,7 @@ public final class ConsoleWindow {
     final TimelineCharts charts;
     final ChoiceBox<TimeWindow> window = new ChoiceBox<>();
     final List<Label> figures = new ArrayList<>();
+    final List<Label> captions = new ArrayList<>();
     final Label banner = new Label();
     final Label status = new Label();
     final Label recording = new Label();
@@ -188,15 +189,19 @@ public final class ConsoleWindow {
     }
 
     private HBox header() {
-        HBox strip = new HBox(26);
+        HBox strip = new HBox(22);
         strip.getStyleClass().add("header");
+        strip.setMinWidth(0); // on a narrow window the last figures go past the edge, the first stay put
         strip.setPadding(new Insets(8, 14, 8, 14));
         for (String caption : HeaderFigures.CAPTIONS) {
             Label small = new Label(caption);
             small.getStyleClass().add("caption");
             Label big = new Label("-");
             big.getStyleClass().add("figure");
+            big.setMinWidth(Region.USE_PREF_SIZE); // a figure is never cut to "3..."
+            small.setMinWidth(Region.USE_PREF_SIZE);
             figures.add(big);
+            captions.add(small);
             strip.getChildren().add(new VBox(0, small, big));
         }
         return strip;
@@ -266,6 +271,7 @@ public final class ConsoleWindow {
             HeaderFigures.Figure f = header.figures().get(i);
             Label l = figures.get(i);
             l.setText(f.text());
+            captions.get(i).setText(f.caption());
             l.getStyleClass().removeAll("severity-calm", "severity-watch", "severity-critical");
             l.getStyleClass().add(f.severity().styleClass());
         }

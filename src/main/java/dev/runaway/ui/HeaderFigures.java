@@ -51,7 +51,7 @@ public record HeaderFigures(List<Figure> figures) {
                 case "linear" -> worst.tasksPerSecond() >= 10 ? Severity.CRITICAL : Severity.WATCH;
                 default -> Severity.CALM;
             };
-            f[5] = new Figure("worst group", worst.growth() + "  " + shortCommand(worst.command()), growth);
+            f[5] = new Figure("worst group: " + shortCommand(worst.command()), worst.growth(), growth);
             f[6] = new Figure("its rate", Units.perSecond(worst.tasksPerSecond()), growth);
             double left = worst.secondsToExhaustion();
             f[7] = new Figure("runs out in", Double.isNaN(left) ? "-" : String.format(Locale.ROOT, "%.0f s (%s)", left, worst.exhaustedBy()),

@@ -43,6 +43,7 @@ final class StopPanel {
         card.setMaxWidth(880);
         card.setMaxHeight(620);
         title.getStyleClass().add("stop-title");
+        title.setWrapText(true);
         state.getStyleClass().add("stop-state");
         state.setWrapText(true);
         plan.setEditable(false);

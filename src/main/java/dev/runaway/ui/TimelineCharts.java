@@ -49,6 +49,13 @@ public final class TimelineCharts implements ChartFeed.Sink {
         memoryChart = chart("Memory and swap", "GiB", memory, swap);
         pressureChart = chart("Memory pressure", "%", pressureSome, pressureFull);
         charts = List.of(tasksChart, memoryChart, pressureChart);
+        // Colours readable on the light and the dark theme alike; the selected group stands out.
+        style(tasks, "#3b8ee8");
+        style(groupTasks, "#f76707");
+        style(memory, "#37b24d");
+        style(swap, "#e64980");
+        style(pressureSome, "#9775fa");
+        style(pressureFull, "#f03e3e");
         box = new VBox(tasksChart, memoryChart, pressureChart);
         box.getStyleClass().add("charts");
     }
@@ -85,6 +92,10 @@ public final class TimelineCharts implements ChartFeed.Sink {
                 x.setTickUnit(Math.max(1, Math.round((r[1] - r[0]) / 10)));
             }
         }
+    }
+
+    private static void style(DoubleDataSet set, String colour) {
+        set.setStyle("-fx-line-color: " + colour + "; -fx-line-width: 2; -fx-marker-color: " + colour + ";");
     }
 
     private XYChart chart(String title, String unit, DoubleDataSet... sets) {
@@ -161,7 +172,9 @@ public final class TimelineCharts implements ChartFeed.Sink {
             if (last != null && e.seconds() - last < 60) return;
             lastCap.put(e.title(), e.seconds());
         }
-        String text = e.kind() == EventKind.STOP_STEP ? e.title() : e.kind() == EventKind.CAP_REACHED ? "cap " + e.title() : e.title();
+        // Stop steps come within a second or two of each other: only the first and the zero get words.
+        String text = e.kind() == EventKind.STOP_STEP ? stepLabel(e.title())
+                : e.kind() == EventKind.CAP_REACHED ? "cap " + e.title() : e.title();
         Platform.runLater(() -> {
             for (XYChart chart : charts) {
                 XValueIndicator marker = new XValueIndicator(chart.getXAxis(), e.seconds(), chart == tasksChart ? text : "");
@@ -172,6 +185,14 @@ public final class TimelineCharts implements ChartFeed.Sink {
                 if (all.size() > MAX_MARKERS) chart.getPlugins().removeAll(all.subList(0, all.size() - MAX_MARKERS));
             }
         });
+    }
+
+    static String stepLabel(String step) {
+        return switch (step) {
+            case "stop growth" -> "stop";
+            case "confirm zero" -> "zero";
+            default -> "";
+        };
     }
 
     /** How many markers the tasks chart carries (tests). */

@@ -28,7 +28,8 @@ class HeaderFiguresTest {
         HeaderFigures h = HeaderFigures.of(pulse(27_000, 2500, 8 * GIB, 0, 35.0), worst);
         assertThat(h.figures()).extracting(HeaderFigures.Figure::severity).containsExactly(Severity.CRITICAL, Severity.CRITICAL,
                 Severity.CRITICAL, Severity.CALM, Severity.CRITICAL, Severity.CRITICAL, Severity.CRITICAL, Severity.CRITICAL);
-        assertThat(h.figures().get(5).text()).isEqualTo("linear  worker --level 3");
+        assertThat(h.figures().get(5).text()).isEqualTo("linear");
+        assertThat(h.figures().get(5).caption()).isEqualTo("worst group: worker --level 3");
         assertThat(h.figures().get(6).text()).isEqualTo("+32.0/s");
         assertThat(h.figures().get(7).text()).isEqualTo("45 s (pid_max)");
     }
