@@ -30,6 +30,7 @@ public final class RecordingWriter implements AutoCloseable {
     private final long startNanos = System.nanoTime();
     private OutputStream out;
     private long written;
+    private int rotations;
 
     public RecordingWriter(Path file, long maxBytes, ObjectNode headerFields) throws IOException {
         this.file = file;
@@ -68,6 +69,15 @@ public final class RecordingWriter implements AutoCloseable {
         return written;
     }
 
+    public long maxBytes() {
+        return maxBytes;
+    }
+
+    /** How many times the file rotated so far. */
+    public synchronized int rotations() {
+        return rotations;
+    }
+
     public Path file() {
         return file;
     }
@@ -81,6 +91,7 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     private void rotate() throws IOException {
+        rotations++;
         out.close();
         Files.move(file, file.resolveSibling(file.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
         open();
