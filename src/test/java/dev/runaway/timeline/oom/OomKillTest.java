@@ -50,6 +50,7 @@ class OomKillTest {
 
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             while (events.stream().noneMatch(e -> e.pid() == pid) && System.nanoTime() < deadline) Thread.sleep(20);
+            Instant seen = Instant.now();
 
             // other tests on this machine may OOM too: ours is the one with our pid
             List<OomEvent> ours = events.stream().filter(e -> e.pid() == pid).toList();
@@ -67,6 +68,8 @@ class OomKillTest {
             assertThat(kill.time()).isBefore(Instant.now().plusSeconds(1));
             assertThat(((CgroupSandbox) box).oomKills()).isEqualTo(1);
             assertThat(watcher.problem()).isEmpty();
+            System.out.println("OOM kill of " + pid + " stamped " + kill.time() + ", seen by the test " + seen + " ("
+                    + Duration.between(kill.time(), seen).toMillis() + " ms later, polling every 20 ms)");
 
             OomHistory.Result history = OomHistory.read(before.minusSeconds(60), Instant.now().plusSeconds(1), box::start,
                     OomWatcher.DEV_KMSG, BootClock.detect());
