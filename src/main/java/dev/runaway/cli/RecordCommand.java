@@ -6,6 +6,8 @@ import dev.runaway.timeline.IncidentFiles;
 import dev.runaway.timeline.IncidentRecorder;
 import dev.runaway.timeline.RecordingWriter;
 import dev.runaway.timeline.Timeline;
+import dev.runaway.timeline.oom.OomTimeline;
+import dev.runaway.timeline.oom.OomWatcher;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -56,24 +58,32 @@ public final class RecordCommand implements Callable<Integer> {
             Thread interrupted = new Thread(done::countDown, "record-ctrl-c");
             Runtime.getRuntime().addShutdownHook(interrupted);
             err.println("runaway record: recording to " + file + (duration == null ? " until Ctrl-C" : " for " + duration.toSeconds() + " s"));
-            long deadline = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
-            while (System.nanoTime() < deadline && recorder.recording()) {
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (done.await(Math.min(5_000, Math.max(1, left)), TimeUnit.MILLISECONDS)) break;
-                err.println(progress(recorder, timeline));
-                err.flush();
-            }
-            if (!recorder.failure().isEmpty()) {
-                err.println("runaway record: " + recorder.failure());
-                return 1;
-            }
-            err.println(progress(recorder, timeline) + "; done: " + file);
-            try {
-                Runtime.getRuntime().removeShutdownHook(interrupted);
-            } catch (IllegalStateException shuttingDown) {
-                // Ctrl-C: the JVM is on its way out; the file already holds every finished line.
+            try (OomWatcher oom = OomTimeline.watch(recorder)) {
+                err.println("runaway record: out-of-memory kills from " + oom.source());
+                return recordUntilDone(recorder, timeline, done, interrupted, file, err);
             }
         }
+    }
+
+    private Integer recordUntilDone(IncidentRecorder recorder, Timeline timeline, CountDownLatch done, Thread interrupted,
+                                    Path file, PrintWriter err) throws InterruptedException {
+        long deadline = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < deadline && recorder.recording()) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (done.await(Math.min(5_000, Math.max(1, left)), TimeUnit.MILLISECONDS)) break;
+            err.println(progress(recorder, timeline));
+            err.flush();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(interrupted);
+        } catch (IllegalStateException shuttingDown) {
+            // Ctrl-C: the JVM is on its way out; the file already holds every finished line.
+        }
+        if (!recorder.failure().isEmpty()) {
+            err.println("runaway record: " + recorder.failure());
+            return 1;
+        }
+        err.println(progress(recorder, timeline) + "; done: " + file);
         return 0;
     }
 
