@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "runaway", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Incident console for runaway process chains.",
         subcommands = {ScanCommand.class, TopCommand.class, StopCommand.class, RunCommand.class, ProtectCommand.class,
-                DrillCommand.class, BenchCommand.class,
+                DrillCommand.class, BenchCommand.class, ExportCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
