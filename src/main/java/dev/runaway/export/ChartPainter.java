@@ -47,6 +47,8 @@ public final class ChartPainter {
     private final int width;
     private final int height;
     private Rectangle2D plot;
+    private double band;
+    private final List<double[]> markLabels = new ArrayList<>();
     private final List<Rectangle2D> taken = new ArrayList<>();
 
     private ChartPainter(Chart chart, Graphics2D g, int width, int height) {
@@ -174,6 +176,41 @@ public final class ChartPainter {
         int dateLines = chart.time().spansDays() ? 2 : 1;
         double bottom = height - PAD - f.getHeight() - 6 - dateLines * f.getHeight() - 4;
         plot = new Rectangle2D.Double(left, top, width - PAD - rightWidth - left, Math.max(40, bottom - top));
+        band = chart.empty() ? 0 : markRows() * rowHeight();
+        plot = new Rectangle2D.Double(left, top + band, plot.getWidth(), Math.max(40, bottom - top - band));
+    }
+
+    private double rowHeight() {
+        g.setFont(TEXT);
+        return g.getFontMetrics().getHeight() + 3;
+    }
+
+    /**
+     * Gives each mark's label a row in a band above the plot, the first row where it overlaps no
+     * other label: steps a few milliseconds apart stack instead of covering each other or the data.
+     */
+    private int markRows() {
+        g.setFont(TEXT);
+        FontMetrics f = g.getFontMetrics();
+        List<List<Rectangle2D>> rows = new ArrayList<>();
+        markLabels.clear();
+        for (Chart.Mark m : chart.marks()) {
+            double w = f.stringWidth(m.label()) + 8;
+            double px = x(m.seconds());
+            double left = px + w > plot.getMaxX() ? px - w : px;
+            int row = 0;
+            while (true) {
+                if (row == rows.size()) rows.add(new ArrayList<>());
+                Rectangle2D r = new Rectangle2D.Double(left - 2, row, w + 4, 0.5);
+                if (rows.get(row).stream().noneMatch(t -> t.intersects(r))) {
+                    rows.get(row).add(r);
+                    markLabels.add(new double[]{left, row, w});
+                    break;
+                }
+                row++;
+            }
+        }
+        return rows.size();
     }
 
     private double x(double seconds) {
@@ -357,16 +394,21 @@ public final class ChartPainter {
         }
     }
 
-    /** Each mark's label at the top of the plot, moved down a row while it would overlap another. */
+    /** Each mark's label in its row of the band above the plot, joined to its line. */
     private void marksLabels() {
         g.setFont(TEXT);
         FontMetrics f = g.getFontMetrics();
-        for (Chart.Mark m : chart.marks()) {
-            double w = f.stringWidth(m.label()) + 8;
+        double rowHeight = rowHeight();
+        double bandTop = plot.getY() - band;
+        for (int i = 0; i < chart.marks().size(); i++) {
+            Chart.Mark m = chart.marks().get(i);
+            double[] at = markLabels.get(i);
+            double top = bandTop + at[1] * rowHeight;
             double px = x(m.seconds());
-            double left = px + 3 + w > plot.getMaxX() ? px - 3 - w : px + 3;
-            Rectangle2D r = place(new Rectangle2D.Double(left, plot.getY() + 4, w, f.getHeight()), f.getHeight() + 2, true);
-            label(m.label(), r, m.color(), f);
+            g.setColor(m.color());
+            g.setStroke(MARK);
+            g.draw(new Line2D.Double(px, top + 2, px, plot.getY()));
+            label(m.label(), new Rectangle2D.Double(at[0] + (at[0] < px ? -3 : 3), top, at[2], f.getHeight()), m.color(), f);
         }
     }
 

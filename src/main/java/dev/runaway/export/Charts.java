@@ -92,7 +92,7 @@ public final class Charts {
         double groupPeak = 0;
         boolean first = true;
         for (GroupHistory g : groups) {
-            lines.add(groupLine(g.command(), Words.shortName(g.command()) + " (" + g.growthWords() + ")", colour(g.command()),
+            lines.add(groupLine(g.command(), ellipsis(Words.shortName(g.command()), 40) + " (" + g.growthWords() + ")", colour(g.command()),
                     first, p -> p.tasks()));
             groupPeak = Math.max(groupPeak, g.peakTasks());
             first = false;
@@ -120,7 +120,7 @@ public final class Charts {
             if (apart) right = Optional.of(ValueAxis.around("all tasks (machine)", ValueAxis.Unit.COUNT, low, machineTop));
             else top = Math.max(top, machineTop);
         }
-        List<Chart.Mark> marks = marks(axis, true);
+        List<Chart.Mark> marks = marks(axis, groups.stream().map(GroupHistory::command).collect(java.util.stream.Collectors.toSet()));
         String story = summary.worstGroup().map(g -> Words.shortName(g.command()) + ": " + g.growthWords() + ", peak "
                 + Words.count(g.peakTasks()) + " tasks at " + clock(g.peakTasksSeconds())).orElse("");
         String machine = summary.peakTasks().map(p -> "machine peak " + Words.count(p.value()) + " tasks at " + clock(p.seconds())).orElse("");
@@ -129,10 +129,10 @@ public final class Charts {
                 levels, marks, List.of(), lines.isEmpty() ? "no tasks recorded" : "");
     }
 
-    /** Groups worth a line: up to five, none smaller than a tenth of the largest (daemons at rest). */
+    /** Groups worth a line: up to five, none smaller than a fifth of the largest (daemons at rest). */
     private static List<GroupHistory> shown(List<GroupHistory> groups, java.util.function.ToLongFunction<GroupHistory> size) {
         long largest = groups.stream().mapToLong(size).max().orElse(0);
-        return groups.stream().filter(g -> size.applyAsLong(g) > 0 && size.applyAsLong(g) * 10 >= largest).toList();
+        return groups.stream().filter(g -> size.applyAsLong(g) > 0 && size.applyAsLong(g) * 5 >= largest).toList();
     }
 
     /**
@@ -165,22 +165,29 @@ public final class Charts {
     }
 
     /**
-     * Caps reached, recursion found (with {@code findings}), the first of each stop step and the
-     * OOM kills inside the axis: each a labelled vertical line.
+     * Caps reached and recursion found for the {@code plotted} groups (and pid_max), the first of
+     * each stop step and the OOM kills inside the axis: each a labelled vertical line.
      */
-    private List<Chart.Mark> marks(TimeAxis axis, boolean findings) {
+    private List<Chart.Mark> marks(TimeAxis axis, java.util.Set<String> plotted) {
         List<Chart.Mark> marks = new ArrayList<>();
         Map<String, TimelineEvent> steps = new LinkedHashMap<>();
         for (TimelineEvent e : timeline.events()) {
             if (e.seconds() < axis.from() || e.seconds() > axis.to()) continue;
             switch (e.kind()) {
                 case CAP_REACHED -> {
-                    if (findings) marks.add(new Chart.Mark(e.seconds(), e.title(), Chart.CAP, "cap reached"));
+                    if (plotted.contains(e.command()) || (!plotted.isEmpty() && e.command().isEmpty())) marks.add(new Chart.Mark(e.seconds(), e.title(), Chart.CAP, "cap reached"));
                 }
                 case RECURSION -> {
-                    if (findings) marks.add(new Chart.Mark(e.seconds(), e.title(), Chart.TOTAL, "recursion found"));
+                    if (plotted.contains(e.command())) marks.add(new Chart.Mark(e.seconds(), e.title(), Chart.TOTAL, "recursion found"));
                 }
-                case STOP_STEP -> steps.putIfAbsent(e.title(), e);
+                case STOP_STEP -> {
+                    // The first of each step, but for "confirm zero" the moment zero was confirmed.
+                    if (e.title().equals("confirm zero") && steps.containsKey(e.title())) {
+                        if (!IncidentSummary.zeroConfirmed(IncidentSummary.Finding.of(steps.get(e.title())))) steps.put(e.title(), e);
+                    } else {
+                        steps.putIfAbsent(e.title(), e);
+                    }
+                }
                 default -> {
                 }
             }
@@ -211,7 +218,7 @@ public final class Charts {
         double machinePeak = summary.peakMemoryUsed().map(IncidentSummary.Peak::value).orElse(0L);
         boolean apart = groupPeak > 0 && machinePeak > SHARED_AXIS * groupPeak;
         for (GroupHistory g : byRss.subList(0, Math.min(3, byRss.size()))) {
-            lines.add(groupLine(g.command(), Words.shortName(g.command()) + " memory (RSS)", colour(g.command()),
+            lines.add(groupLine(g.command(), ellipsis(Words.shortName(g.command()), 40) + " memory (RSS)", colour(g.command()),
                     apart && g == byRss.get(0), p -> p.rssBytes()));
         }
         memoryCap.ifPresent(cap -> levels.add(new Chart.Level("memory cap " + bytes(cap), cap, Chart.CAP, false)));
@@ -258,7 +265,7 @@ public final class Charts {
                         : ", " + Words.rate(g.bytesPerSecond() / (1024.0 * 1024), "MiB"))).orElse("");
         return new Chart("memory", "Memory and swap used", join(story, swap, group, source()), axis,
                 ValueAxis.linear(right.isPresent() ? "group memory" : "memory", ValueAxis.Unit.BYTES, top), right, lines,
-                levels, marks(axis, false), List.of(),
+                levels, marks(axis, java.util.Set.of()), List.of(),
                 lines.isEmpty() ? "no memory figures recorded" : "");
     }
 
@@ -282,7 +289,7 @@ public final class Charts {
                 : pulses.isEmpty() ? "no memory pressure recorded (this kernel has no PSI)" : "";
         return new Chart("pressure", "Memory pressure (PSI, share of the last 10 s)", join(story, source()), axis,
                 ValueAxis.linear("time waiting on memory", ValueAxis.Unit.PERCENT, Math.max(peak, 5)), Optional.empty(), lines,
-                List.of(), marks(axis, false), List.of(), empty);
+                List.of(), marks(axis, java.util.Set.of()), List.of(), empty);
     }
 
     // ---- OOM ----

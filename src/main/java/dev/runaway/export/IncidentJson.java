@@ -23,7 +23,8 @@ import java.util.Optional;
 /**
  * The incident as one JSON document (docs/export.md): the recording's header, the summary, and
  * every pulse, scan and event as recorded (rates derived as the reader derives them). Times are
- * ISO-8601 (UTC), seconds are on the timeline's axis; a figure not measured is null.
+ * ISO-8601 (UTC), seconds are on the timeline's axis; a figure not measured is null, and a field
+ * with nothing in it (empty text or list, no value) is left out: an hour of scans is large.
  */
 public final class IncidentJson {
     public static final String FORMAT = "runaway-incident-export";
@@ -37,7 +38,8 @@ public final class IncidentJson {
 
     static final ObjectMapper MAPPER = new ObjectMapper().registerModule(new JavaTimeModule()).registerModule(new Jdk8Module())
             .registerModule(new SimpleModule().addSerializer(Double.class, new Finite()).addSerializer(double.class, new Finite()))
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY);
 
     private IncidentJson() {
     }

@@ -53,6 +53,7 @@ class ExporterTest {
         assertThat(json.path("summary").path("worstGroup").path("growth").asText()).isEqualTo("linear");
         assertThat(json.path("summary").path("secondsToZero").asDouble()).isEqualTo(IncidentSummary.of(t).secondsToZero().getAsDouble());
         assertThat(json.path("scans").get(0).path("groups").get(0).path("secondsToExhaustion").isNull()).as("NaN as null").isTrue();
+        assertThat(json.path("scans").get(0).path("groups").get(0).has("exhaustedBy")).as("empty text left out").isFalse();
     }
 
     @Test
