@@ -471,7 +471,7 @@ public final class ChartPainter {
             for (int i = 0; i < l.size(); i++) {
                 if (!Double.isNaN(l.values()[i]) && (best < 0 || l.values()[i] > l.values()[best])) best = i;
             }
-            if (best < 0) continue;
+            if (best < 0 || l.values()[best] <= 0) continue; // a flat zero has no peak to point at
             double px = x(l.seconds()[best]), py = y(l.values()[best], l.right());
             g.setColor(l.color());
             g.fill(new Ellipse2D.Double(px - 4, py - 4, 8, 8));

@@ -283,8 +283,10 @@ public final class Charts {
                     PulsePoint::pressureFull10));
             for (PulsePoint p : pulses) peak = Math.max(peak, Math.max(p.pressureSome10(), p.pressureFull10()));
         }
-        String story = summary.peakPressureSome10().isPresent()
-                ? String.format(Locale.ROOT, "peak some %.1f%%", summary.peakPressureSome10().getAsDouble()) : "";
+        String story = summary.peakPressureSome10().isEmpty() ? ""
+                : summary.peakPressureSome10().getAsDouble() > 0
+                ? String.format(Locale.ROOT, "peak some %.1f%%", summary.peakPressureSome10().getAsDouble())
+                : "no task waited on memory";
         String empty = timeline.pulses().isEmpty() ? "no memory figures recorded"
                 : pulses.isEmpty() ? "no memory pressure recorded (this kernel has no PSI)" : "";
         return new Chart("pressure", "Memory pressure (PSI, share of the last 10 s)", join(story, source()), axis,
