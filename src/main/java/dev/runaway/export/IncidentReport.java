@@ -199,6 +199,28 @@ public final class IncidentReport {
         return b.toString();
     }
 
+    // ---- Plain text ----
+
+    /** The same report for a terminal: key figures aligned, then each table as indented lines. */
+    public static String text(IncidentSummary summary, ZoneId zone) {
+        IncidentReport r = new IncidentReport(summary, zone);
+        StringBuilder b = new StringBuilder(r.title()).append(" (times in ").append(zone.getId()).append(")\n\n");
+        List<List<String>> figures = keyFigures(summary, zone);
+        int width = figures.stream().mapToInt(row -> row.get(0).length()).max().orElse(0);
+        for (List<String> row : figures) b.append(String.format(Locale.ROOT, "  %-" + width + "s  %s%n", row.get(0), row.get(1)));
+        for (Table t : r.tables()) {
+            b.append('\n').append(t.heading()).append('\n');
+            if (t.rows().isEmpty()) {
+                b.append("  ").append(t.none()).append('\n');
+                continue;
+            }
+            for (List<String> row : t.rows()) {
+                b.append("  ").append(String.join("  ", row.stream().filter(c -> !c.isEmpty()).toList())).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
     private static String cell(String s) {
         return s.replace("|", "\\|").replace("\n", " ");
     }

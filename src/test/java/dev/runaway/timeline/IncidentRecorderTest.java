@@ -141,6 +141,28 @@ class IncidentRecorderTest {
     }
 
     @Test
+    void stepsAppendedByAnotherWriterSurviveTheRecordersLaterLines(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("incident.jsonl");
+        Timeline live = new Timeline(WALL, T0, "test");
+        try (IncidentRecorder r = record(file, 1 << 20, live)) {
+            r.pulse(pulse(0));
+            try (IncidentAppender stop = IncidentAppender.open(file, "stop")) {
+                stop.event(new TimelineEvent(stop.timeline().secondsOf(WALL.plusSeconds(1)), WALL.plusSeconds(1),
+                        EventKind.STOP_STEP, "stop growth", "freeze", 300, -1, "/tmp/x", 81));
+            }
+            for (int i = 1; i < 5; i++) r.pulse(pulse(i));
+        }
+        Incident back = IncidentReader.read(file);
+        assertThat(back.timeline().pulses()).hasSize(5);
+        assertThat(back.timeline().events()).singleElement().satisfies(e -> {
+            assertThat(e.kind()).isEqualTo(EventKind.STOP_STEP);
+            assertThat(e.seconds()).isEqualTo(1.0);
+            assertThat(e.millis()).isEqualTo(81);
+        });
+        assertThat(back.tornLineSkipped()).isFalse();
+    }
+
+    @Test
     void aFailingDiskEndsTheRecordingInWordsAndTheTimelineGoesOn(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("incident.jsonl");
         Timeline live = new Timeline(WALL, T0, "test");
