@@ -3,9 +3,6 @@ package dev.runaway.stop;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sys.LibC;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
@@ -43,16 +40,7 @@ public final class HelperAheadProbe {
                 return;
             }
             System.out.println("uid " + libc.geteuid());
-            System.out.println("ready");
-            System.out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            if (!"go".equals(in.readLine())) return;
-            try {
-                new ProcessBuilder("true").start().waitFor();
-                System.out.println("fork allowed");
-            } catch (java.io.IOException refused) {
-                System.out.println("fork refused");
-            }
+            if (!NoForkProbe.readyThenTryAFork()) return;
             StopPlan plan = planner.plan(rescan.get());
             System.out.println("privilege " + plan.privilege());
             StopEngine.Outcome outcome = new StopEngine(actuator, rescan, s -> { }).run(plan, false);
