@@ -21,13 +21,14 @@ import java.util.concurrent.Callable;
                 "scan: starts --procs sleepers in a sandbox (raising kernel.pid_max when needed, and putting it back),",
                 "then times our scans, ps, OSHI, ProcessHandle and a minimal C reader side by side.",
                 "live: the sampler and analyzer alone, as the console runs them. stop: the guided stop and a naive",
-                "kill loop on each drill shape, --trials times."})
+                "kill loop on each drill shape, --trials times. record: how fast an incident file grows with --procs",
+                "sleepers running, over --seconds."})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Parameters(paramLabel = "WHAT", description = "scan; live (the sampler and analyzer alone, as the console runs them);"
-            + " stop (the guided stop and a naive kill loop on each drill shape)")
+            + " stop (the guided stop and a naive kill loop on each drill shape); record (incident file size per hour)")
     String what;
 
     @Option(names = "--procs", paramLabel = "N", defaultValue = "50000", description = "sleepers to start (default: ${DEFAULT-VALUE})")
@@ -54,8 +55,9 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if ("live".equals(what)) return live(out);
         if ("stop".equals(what)) return stop(out, err);
+        if ("record".equals(what)) return record(out, err);
         if (!"scan".equals(what)) {
-            err.println("runaway bench: unknown bench '" + what + "'; benches: scan, live, stop");
+            err.println("runaway bench: unknown bench '" + what + "'; benches: scan, live, stop, record");
             return 2;
         }
         if (procs < 1 || rounds < 1) {
@@ -105,6 +107,19 @@ public final class BenchCommand implements Callable<Integer> {
         }
         out.println("guided: from the start of the stop to confirmed zero (the 2 s stable window not counted);"
                 + " naive: SIGKILL by pid every 100 ms until a round finds nobody (at most 5 s)");
+        return 0;
+    }
+
+    /** {@code bench record}: the incident file's growth with --procs sleepers running. */
+    private int record(PrintWriter out, PrintWriter err) throws Exception {
+        var r = new dev.runaway.bench.RecordBench(procs, Duration.ofSeconds(seconds), err).run();
+        if (json) {
+            out.println(new ObjectMapper().writeValueAsString(r));
+            return 0;
+        }
+        out.printf("recorded %.0f s with %,d sleepers: %s, %d pulses (%.0f B each), %d scans (%.0f B each), %d events;"
+                + " %s per hour%n", r.seconds(), r.sleepers(), Units.bytes(r.bytes()), r.pulses(), r.pulseBytes(), r.scans(),
+                r.scanBytes(), r.events(), Units.bytes((long) r.bytesPerHour()));
         return 0;
     }
 

@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code runaway} command line: one class per subcommand. */
 @Command(name = "runaway", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Incident console for runaway process chains.",
-        subcommands = {ScanCommand.class, TopCommand.class, StopCommand.class, RunCommand.class, ProtectCommand.class,
-                DrillCommand.class, ConsoleCommand.class, BenchCommand.class,
+        subcommands = {ScanCommand.class, TopCommand.class, StopCommand.class, RecordCommand.class, ReplayCommand.class, ExportCommand.class,
+                OomCommand.class, RunCommand.class, ProtectCommand.class, DrillCommand.class, ConsoleCommand.class, BenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec

@@ -31,7 +31,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--tasks-max", paramLabel = "N", defaultValue = "4096", description = "the task cap (default: ${DEFAULT-VALUE})")
     int tasksMax;
 
-    @Option(names = "--memory-max", paramLabel = "SIZE", description = "a memory cap, e.g. 2G, where a cgroup v2 memory controller is usable")
+    @Option(names = "--memory-max", paramLabel = "SIZE", description = "a memory cap, e.g. 2G, where a cgroup memory controller is usable (v2, or v1 on a hybrid host)")
     String memoryMax;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "0", converter = Durations.class,

@@ -11,6 +11,8 @@ import dev.runaway.stop.Actuator;
 import dev.runaway.stop.CommandRescan;
 import dev.runaway.stop.Disposable;
 import dev.runaway.stop.HelperClient;
+import dev.runaway.stop.StepEvents;
+import dev.runaway.timeline.IncidentAppender;
 import dev.runaway.stop.OomShield;
 import dev.runaway.stop.Planner;
 import dev.runaway.stop.StopEngine;
@@ -75,6 +77,10 @@ public final class StopCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the plan, the steps and the outcome as JSON")
     boolean json;
 
+    @Option(names = "--record", paramLabel = "FILE",
+            description = "add each step to this incident file (the one 'runaway record' writes), or start one")
+    Path record;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -107,16 +113,31 @@ public final class StopCommand implements Callable<Integer> {
                 err.println("runaway stop: not confirmed; nothing was done");
                 return 1;
             }
+            IncidentAppender incident = record == null ? null : IncidentAppender.open(record, "stop");
             StopEngine engine = new StopEngine(actuator, rescan, step -> {
                 if (!json) {
                     out.println("  " + step);
                     out.flush();
                 }
+                if (incident != null) appendStep(incident, step, plan.command(), err);
             });
-            StopEngine.Outcome outcome = engine.run(plan, keepRevoked);
+            StopEngine.Outcome outcome;
+            try {
+                outcome = engine.run(plan, keepRevoked);
+            } finally {
+                if (incident != null) incident.close();
+            }
             if (json) out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(toJson(plan, outcome)));
             else summary(out, outcome);
             return outcome.zeroConfirmed() ? 0 : 3;
+        }
+    }
+
+    private static void appendStep(IncidentAppender incident, StopEngine.Step step, String command, PrintWriter err) {
+        try {
+            incident.event(StepEvents.of(step, command, incident.timeline()));
+        } catch (IOException e) {
+            err.println("runaway stop: could not add the step to the incident: " + e.getMessage()); // the stop goes on
         }
     }
 

@@ -40,9 +40,19 @@ public final class Drills {
     }
 
     public static Drill start(Scenario scenario, int maxTasks, Duration lifetime, boolean detach) throws IOException {
+        return start(scenario, maxTasks, 0, lifetime, detach);
+    }
+
+    /**
+     * A drill whose sandbox also caps memory at {@code memoryMaxBytes} (0: no memory cap), as the
+     * 1,500 MiB unit cap of the second incident: the kernel's OOM killer then takes its levels.
+     */
+    public static Drill start(Scenario scenario, int maxTasks, long memoryMaxBytes, Duration lifetime, boolean detach)
+            throws IOException {
         cleanStaleFolders();
         String id = LABEL_PREFIX + scenario.key() + "-" + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
         SandboxSpec spec = SandboxSpec.of(id, maxTasks).withLifetime(lifetime);
+        if (memoryMaxBytes > 0) spec = spec.withMemoryMax(memoryMaxBytes);
         if (detach) spec = spec.detach();
         Path folder = folderOf(id);
         Files.createDirectories(folder);

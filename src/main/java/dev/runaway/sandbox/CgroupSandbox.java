@@ -12,12 +12,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
  * A sandbox made of cgroups: a v2 cgroup for membership, freezing and {@code cgroup.kill},
  * and a pids cap from the v2 pids controller or, where v2 has none, a v1 {@code pids}
- * cgroup of the same name. Needs write access to the hierarchies (root, or a delegated tree).
+ * cgroup of the same name; a memory cap where asked ({@link MemoryCap}: v2 memory.max, or a
+ * v1 memory cgroup of the same name). Needs write access to the hierarchies (root, or a
+ * delegated tree).
  *
  * <p>A sandbox made from inside another sandbox nests under it, so an outer cap (the test
  * suite's) still counts everything an inner one holds.
@@ -45,23 +48,26 @@ public final class CgroupSandbox implements Sandbox {
         SandboxName name = new SandboxName(owner, deadline, spec.label());
         String procSelfCgroup = Files.readString(Path.of("/proc/self/cgroup"));
         Path unified = layout.unified().map(root -> makeDir(root, parentFor(root, procSelfCgroup, null), name)).orElse(null);
+        Path pidsDir = null;
         CgroupDirs dirs;
+        MemoryCap.Applied memory;
         try {
-            Path pidsDir = null;
             if (unified == null || !Files.exists(unified.resolve("pids.max"))) {
                 Path v1 = layout.v1Pids().orElseThrow(() -> new IOException("no pids controller in cgroup v2 or v1"));
                 pidsDir = makeDir(v1, parentFor(v1, procSelfCgroup, "pids"), name);
             }
             dirs = new CgroupDirs(unified, pidsDir);
             CgroupFiles.write(dirs.capDir().resolve("pids.max"), Integer.toString(spec.tasksMax()));
+            memory = MemoryCap.apply(spec, layout, dirs, procSelfCgroup, name);
+            dirs = memory.dirs();
         } catch (IOException | RuntimeException e) {
             if (unified != null) CgroupFiles.removeTree(unified);
+            if (pidsDir != null) CgroupFiles.removeTree(pidsDir);
             throw e;
         }
-        String memory = setMemoryCap(spec, dirs);
         String text = "cgroup " + dirs.memberDir() + " (freeze, kill"
                 + (dirs.unified() != null ? "" : " by signal") + "), pids.max " + spec.tasksMax()
-                + (dirs.pids() != null ? " from the v1 pids hierarchy" : "") + ", " + memory
+                + (dirs.pids() != null ? " from the v1 pids hierarchy" : "") + ", " + memory.text()
                 + ", hard lifetime " + spec.lifetime().toSeconds() + " s";
         CgroupSandbox sandbox = new CgroupSandbox(spec, name, dirs, text);
         try {
@@ -76,20 +82,8 @@ public final class CgroupSandbox implements Sandbox {
     /** Rebuilds a handle on an existing sandbox (to tear down a detached or orphaned one). */
     static CgroupSandbox attach(SandboxName name, CgroupDirs dirs) {
         SandboxSpec spec = new SandboxSpec(name.label(), Math.max(1, CgroupFiles.readInt(dirs.capDir().resolve("pids.max"), 1)),
-                java.util.OptionalLong.empty(), java.time.Duration.ofSeconds(1), name.owner().isEmpty());
+                MemoryCap.limitBytes(dirs), java.time.Duration.ofSeconds(1), name.owner().isEmpty());
         return new CgroupSandbox(spec, name, dirs, "cgroup " + dirs.memberDir() + " (attached)");
-    }
-
-    private static String setMemoryCap(SandboxSpec spec, CgroupDirs dirs) throws IOException {
-        if (spec.memoryMaxBytes().isEmpty()) return "no memory cap asked";
-        Path memoryMax = dirs.unified() == null ? null : dirs.unified().resolve("memory.max");
-        if (memoryMax == null || !Files.exists(memoryMax)) {
-            return "no memory cap (no cgroup v2 memory controller here; the v1 one is left to the host)";
-        }
-        CgroupFiles.write(memoryMax, Long.toString(spec.memoryMaxBytes().getAsLong()));
-        Path swapMax = dirs.unified().resolve("memory.swap.max");
-        if (Files.exists(swapMax)) CgroupFiles.write(swapMax, "0");
-        return "memory.max " + spec.memoryMaxBytes().getAsLong() + " bytes, no swap";
     }
 
     /** Nest under our own cgroup when that is a sandbox (so its cap covers us), else at the root. */
@@ -151,6 +145,16 @@ public final class CgroupSandbox implements Sandbox {
 
     public CgroupDirs dirs() {
         return dirs;
+    }
+
+    /** The memory cap in force (v2 memory.max or the v1 limit), empty when there is none. */
+    public OptionalLong memoryCapBytes() {
+        return MemoryCap.limitBytes(dirs);
+    }
+
+    /** Processes the kernel's OOM killer killed in this sandbox so far; -1 without a memory cgroup. */
+    public long oomKills() {
+        return MemoryCap.oomKills(dirs);
     }
 
     @Override

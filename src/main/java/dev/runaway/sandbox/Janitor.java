@@ -46,16 +46,16 @@ final class Janitor {
     static List<CgroupSandbox> all(CgroupLayout layout) {
         Map<String, Path> unified = new LinkedHashMap<>();
         Map<String, Path> pids = new LinkedHashMap<>();
+        Map<String, Path> memory = new LinkedHashMap<>();
         layout.unified().ifPresent(root -> find(root, 0, unified));
         layout.v1Pids().ifPresent(root -> find(root, 0, pids));
+        layout.v1Memory().ifPresent(root -> find(root, 0, memory));
+        Map<String, CgroupDirs> byName = new LinkedHashMap<>();
+        unified.forEach((name, dir) -> byName.put(name, new CgroupDirs(dir, pids.remove(name), memory.remove(name))));
+        pids.forEach((name, dir) -> byName.put(name, new CgroupDirs(null, dir, memory.remove(name))));
+        memory.forEach((name, dir) -> byName.put(name, new CgroupDirs(null, null, dir))); // left by a torn teardown
         List<CgroupSandbox> found = new ArrayList<>();
-        for (Map.Entry<String, Path> e : unified.entrySet()) {
-            found.add(CgroupSandbox.attach(SandboxName.parse(e.getKey()).orElseThrow(),
-                    new CgroupDirs(e.getValue(), pids.remove(e.getKey()))));
-        }
-        for (Map.Entry<String, Path> e : pids.entrySet()) {
-            found.add(CgroupSandbox.attach(SandboxName.parse(e.getKey()).orElseThrow(), new CgroupDirs(null, e.getValue())));
-        }
+        byName.forEach((name, dirs) -> found.add(CgroupSandbox.attach(SandboxName.parse(name).orElseThrow(), dirs)));
         return found;
     }
 

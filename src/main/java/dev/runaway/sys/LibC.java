@@ -17,6 +17,13 @@ public interface LibC extends Library {
 
     int geteuid();
 
+    /** Dropping privilege for good: every thread (glibc applies it process-wide). */
+    int setresuid(int ruid, int euid, int suid);
+
+    int setresgid(int rgid, int egid, int sgid);
+
+    int setgroups(long size, int[] list);
+
     int getpagesize();
 
     int O_RDONLY = 0;

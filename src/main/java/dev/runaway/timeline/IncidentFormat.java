@@ -7,6 +7,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.List;
 
 /**
@@ -40,10 +44,18 @@ final class IncidentFormat {
                 n.path("psiFull10").asDouble(Double.NaN), n.path("pidMax").asInt());
     }
 
-    static ObjectNode scan(GroupScan s) {
+    /**
+     * A scan line: with {@code full}, every group; otherwise only the groups that changed since
+     * {@code written} (updated here) and, under {@code gone}, those no longer among the scan's.
+     */
+    static ObjectNode scan(GroupScan s, Map<String, GroupPoint> written, boolean full) {
         ObjectNode n = NODES.objectNode().put("mono", s.monotonicNanos()).put("processes", s.processes());
+        if (full) n.put("full", true);
         ArrayNode groups = n.putArray("groups");
+        Set<String> present = new HashSet<>();
         for (GroupPoint g : s.groups()) {
+            present.add(g.command());
+            if (g.equals(written.put(g.command(), g))) continue;
             ObjectNode o = groups.addObject().put("command", g.command()).put("tasks", g.tasks()).put("rss", g.rssBytes())
                     .put("growth", g.growth()).put("rate", g.tasksPerSecond()).put("bytesRate", g.bytesPerSecond())
                     .put("chains", g.chains()).put("deepest", g.deepestChain());
@@ -56,24 +68,46 @@ final class IncidentFormat {
             }
             if (g.cgroupRoom() >= 0) o.put("room", g.cgroupRoom());
         }
+        ArrayNode gone = null;
+        for (var it = written.keySet().iterator(); it.hasNext(); ) {
+            String command = it.next();
+            if (present.contains(command)) continue;
+            it.remove();
+            if (gone == null) gone = n.putArray("gone");
+            gone.add(command);
+        }
         return n;
     }
 
-    /** A scan read back with the figures as recorded live; {@link IncidentReader} derives them again. */
-    static GroupScan scan(JsonNode n) {
-        List<GroupPoint> groups = new ArrayList<>();
+    /**
+     * A scan read back with the figures as recorded live ({@link IncidentReader} derives them
+     * again): the groups of {@code current} (updated here) with this line's changes applied.
+     */
+    static GroupScan scan(JsonNode n, Map<String, GroupPoint> current) {
+        if (n.path("full").asBoolean()) current.clear();
+        n.path("gone").forEach(c -> current.remove(c.asText()));
         for (JsonNode o : n.path("groups")) {
             List<String> cycle = new ArrayList<>();
             o.path("cycle").forEach(c -> cycle.add(c.asText()));
-            groups.add(new GroupPoint(o.path("command").asText(), o.path("tasks").asInt(), o.path("rss").asLong(),
+            current.put(o.path("command").asText(), new GroupPoint(o.path("command").asText(), o.path("tasks").asInt(), o.path("rss").asLong(),
                     o.path("growth").asText("unknown"), o.path("rate").asDouble(), o.path("bytesRate").asDouble(),
                     o.path("exhaustion").asDouble(Double.NaN), o.path("by").asText(""), o.path("chains").asInt(),
                     o.path("deepest").asInt(), o.path("init").asBoolean(), o.path("recursive").asBoolean(),
                     List.copyOf(cycle), o.path("room").asLong(-1)));
         }
+        List<GroupPoint> groups = new ArrayList<>(current.values());
+        groups.sort(SEVERITY);
         return new GroupScan(n.path("seconds").asDouble(), time(n), n.path("mono").asLong(), n.path("processes").asInt(),
                 List.copyOf(groups));
     }
+
+    /** The analyzer's order: soonest exhaustion, then recursive, then fastest growing, then largest. */
+    static final Comparator<GroupPoint> SEVERITY = Comparator
+            .comparingDouble((GroupPoint g) -> Double.isNaN(g.secondsToExhaustion()) ? Double.MAX_VALUE : g.secondsToExhaustion())
+            .thenComparing(g -> !g.recursive())
+            .thenComparingDouble(g -> -g.tasksPerSecond())
+            .thenComparingInt(g -> -g.tasks())
+            .thenComparing(GroupPoint::command);
 
     static ObjectNode event(TimelineEvent e) {
         ObjectNode n = NODES.objectNode().put("kind", e.kind().json()).put("title", e.title());

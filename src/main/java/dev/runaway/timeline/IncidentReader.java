@@ -50,6 +50,7 @@ public final class IncidentReader {
 
         List<GroupScan> recorded = new ArrayList<>();
         Map<String, GrowthSeries> series = new HashMap<>();
+        Map<String, GroupPoint> groups = new java.util.LinkedHashMap<>();
         PulsePoint previous = null;
         Optional<JsonNode> end = Optional.empty();
         for (JsonNode n : records) {
@@ -59,7 +60,7 @@ public final class IncidentReader {
                     timeline.add(previous);
                 }
                 case "scan" -> {
-                    GroupScan live = IncidentFormat.scan(n);
+                    GroupScan live = IncidentFormat.scan(n, groups);
                     recorded.add(live);
                     timeline.add(derived(live, series));
                 }
@@ -88,6 +89,7 @@ public final class IncidentReader {
         }
         Set<String> present = live.groups().stream().map(GroupPoint::command).collect(Collectors.toSet());
         series.entrySet().removeIf(e -> !present.contains(e.getKey()) && e.getValue().staleAt(now));
+        groups.sort(IncidentFormat.SEVERITY);
         return new GroupScan(live.seconds(), live.time(), live.monotonicNanos(), live.processes(), List.copyOf(groups));
     }
 

@@ -8,6 +8,8 @@ import dev.runaway.model.PulseSample;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,11 +19,18 @@ import java.util.Optional;
  * the recording and says why; the timeline in memory carries on.
  */
 public final class IncidentRecorder implements AutoCloseable {
+    /** A scan line with every group this often, so a file read from its middle (after rotation) is whole. */
+    static final double FULL_SCAN_EVERY_SECONDS = 10;
+    static final long ROTATION_MARGIN = 64 << 10;
     private final Timeline timeline;
     private final EventDetector detector = new EventDetector();
     private RecordingWriter writer;
     private volatile String failure = "";
     private PulsePoint lastPulse;
+    /** The groups as last written: a scan line holds only what changed (a full one every few seconds). */
+    private final Map<String, GroupPoint> written = new HashMap<>();
+    private double lastFullSeconds = Double.NEGATIVE_INFINITY;
+    private int rotationsSeen;
 
     public IncidentRecorder(Timeline timeline, Optional<RecordingWriter> writer) {
         this.timeline = timeline;
@@ -65,7 +74,16 @@ public final class IncidentRecorder implements AutoCloseable {
         GroupScan scan = new GroupScan(seconds, s.time(), s.monotonicNanos(), s.processes(), List.copyOf(groups));
         List<TimelineEvent> events = detector.events(s, seconds);
         synchronized (this) {
-            write("scan", seconds, s.time(), IncidentFormat.scan(scan));
+            int rotations = writer == null ? 0 : writer.rotations();
+            // Near the size limit every line is full, so the line that rotates starts the new file whole.
+            boolean nearRotation = writer != null && writer.bytesWritten() + ROTATION_MARGIN > writer.maxBytes();
+            boolean full = seconds - lastFullSeconds >= FULL_SCAN_EVERY_SECONDS || rotations != rotationsSeen || nearRotation;
+            if (full) {
+                lastFullSeconds = seconds;
+                rotationsSeen = rotations;
+                written.clear();
+            }
+            write("scan", seconds, s.time(), IncidentFormat.scan(scan, written, full));
         }
         timeline.add(scan);
         events.forEach(this::event);

@@ -26,10 +26,11 @@ public final class RecordingWriter implements AutoCloseable {
 
     private final Path file;
     private final long maxBytes;
-    private final ObjectNode header;
+    private final ObjectNode header; // null when appending to another recorder's file
     private final long startNanos = System.nanoTime();
     private OutputStream out;
     private long written;
+    private int rotations;
 
     public RecordingWriter(Path file, long maxBytes, ObjectNode headerFields) throws IOException {
         this.file = file;
@@ -40,13 +41,32 @@ public final class RecordingWriter implements AutoCloseable {
         open();
     }
 
+    private RecordingWriter(Path file) throws IOException {
+        this.file = file;
+        this.maxBytes = Long.MAX_VALUE;
+        this.header = null;
+        this.out = Files.newOutputStream(file, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+    }
+
+    /**
+     * Appends to a recording another process may be writing (a stop's steps into the incident
+     * {@code runaway record} writes): each line is one write with O_APPEND, so lines from the
+     * two never interleave. It never rotates; the recorder owns that.
+     */
+    public static RecordingWriter appendingTo(Path file) throws IOException {
+        return new RecordingWriter(file);
+    }
+
     public static ObjectNode fields() {
         return JSON.createObjectNode();
     }
 
     private void open() throws IOException {
         if (file.getParent() != null) Files.createDirectories(file.getParent());
-        out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        // O_APPEND: another process may add lines (a stop's steps); without it our next write
+        // would land at our own offset, over theirs.
+        Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE).close();
+        out = Files.newOutputStream(file, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
         written = 0;
         line(header);
     }
@@ -68,6 +88,15 @@ public final class RecordingWriter implements AutoCloseable {
         return written;
     }
 
+    public long maxBytes() {
+        return maxBytes;
+    }
+
+    /** How many times the file rotated so far. */
+    public synchronized int rotations() {
+        return rotations;
+    }
+
     public Path file() {
         return file;
     }
@@ -81,6 +110,7 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     private void rotate() throws IOException {
+        rotations++;
         out.close();
         Files.move(file, file.resolveSibling(file.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
         open();

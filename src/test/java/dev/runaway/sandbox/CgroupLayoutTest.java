@@ -22,12 +22,33 @@ class CgroupLayoutTest {
     void hybridHostHasUnifiedBelowRootAndV1Pids(@TempDir Path root) throws IOException {
         touch(root.resolve("unified/cgroup.controllers"), "\n");
         touch(root.resolve("pids/cgroup.procs"), "1\n");
+        touch(root.resolve("memory/cgroup.procs"), "1\n");
+        touch(root.resolve("memory/memory.limit_in_bytes"), "9223372036854771712\n");
 
         CgroupLayout layout = CgroupLayout.detect(root);
 
         assertThat(layout.unified()).contains(root.resolve("unified"));
         assertThat(layout.v1Pids()).contains(root.resolve("pids"));
+        assertThat(layout.v1Memory()).contains(root.resolve("memory"));
         assertThat(layout.unifiedHas("pids")).isFalse();
+    }
+
+    @Test
+    void aV1MemoryDirectoryWithoutItsLimitFileIsNotAMemoryHierarchy(@TempDir Path root) throws IOException {
+        touch(root.resolve("unified/cgroup.controllers"), "\n");
+        touch(root.resolve("memory/cgroup.procs"), "1\n");
+
+        assertThat(CgroupLayout.detect(root).v1Memory()).isEmpty();
+    }
+
+    @Test
+    void memoryCgroupNestsBelowOurOwnV1MemoryCgroup(@TempDir Path root) throws IOException {
+        Path own = Files.createDirectories(root.resolve("process_api/405b"));
+        String text = "8:pids:/\n4:memory:/process_api/405b\n0::/\n";
+
+        assertThat(MemoryCap.parentFor(root, text)).isEqualTo(own);
+        assertThat(MemoryCap.parentFor(root, "8:pids:/\n4:memory:/\n0::/\n")).isEqualTo(root);
+        assertThat(MemoryCap.parentFor(root, "4:memory:/gone\n")).as("a cgroup we cannot see is not nested in").isEqualTo(root);
     }
 
     @Test
@@ -42,6 +63,7 @@ class CgroupLayoutTest {
         assertThat(layout.unifiedHas("cpuset")).isTrue();
         assertThat(layout.unifiedHas("pid")).isFalse();
         assertThat(layout.v1Pids()).isEmpty();
+        assertThat(layout.v1Memory()).isEmpty();
     }
 
     @Test

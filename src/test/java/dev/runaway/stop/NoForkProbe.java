@@ -13,6 +13,24 @@ import java.nio.file.Path;
  * process, then runs the whole guided stop.
  */
 public final class NoForkProbe {
+    /**
+     * Says "ready", waits for "go" (the test has capped this JVM's cgroup meanwhile), then tries
+     * to start a process and says whether the fork was allowed. False when no "go" came.
+     */
+    static boolean readyThenTryAFork() throws Exception {
+        System.out.println("ready");
+        System.out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        if (!"go".equals(in.readLine())) return false;
+        try {
+            new ProcessBuilder("true").start().waitFor();
+            System.out.println("fork allowed");
+        } catch (java.io.IOException refused) {
+            System.out.println("fork refused");
+        }
+        return true;
+    }
+
     public static void main(String[] args) throws Exception {
         Path proc = Path.of("/proc");
         String command = args[0];
@@ -20,16 +38,7 @@ public final class NoForkProbe {
         CommandRescan rescan = new CommandRescan(proc, command, pulse);
         Planner planner = new Planner(Disposable.forThisUser(), true);
         for (int i = 0; i < 5; i++) planner.plan(rescan.get()); // loads and compiles what the stop uses
-        System.out.println("ready");
-        System.out.flush();
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        if (!"go".equals(in.readLine())) return;
-        try {
-            new ProcessBuilder("true").start().waitFor();
-            System.out.println("fork allowed");
-        } catch (java.io.IOException refused) {
-            System.out.println("fork refused");
-        }
+        if (!readyThenTryAFork()) return;
         StopPlan plan = planner.plan(rescan.get());
         try (Actuator actuator = new Actuator(proc, () -> null)) {
             StopEngine.Outcome outcome = new StopEngine(actuator, rescan, s -> { }).run(plan, false);

@@ -113,6 +113,56 @@ class IncidentRecorderTest {
     }
 
     @Test
+    void scanLinesHoldOnlyWhatChangedYetReadBackWhole(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("incident.jsonl");
+        Timeline live = new Timeline(WALL, T0, "test");
+        GrowthSeries series = new GrowthSeries(10);
+        try (IncidentRecorder r = record(file, 1 << 20, live)) {
+            for (int s = 0; s < 25; s++) {
+                Snapshot grow = snapshot(s, series, "/runaway-sandbox.x", 100);
+                Group calm = new Group("/usr/sbin/sshd", 3, List.of(), false, false, List.of(), 1, 4096,
+                        new GrowthFit(dev.runaway.analysis.GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "",
+                        List.of(7), "", -1);
+                List<Group> groups = s == 17 ? List.of(grow.groups().get(0)) : List.of(grow.groups().get(0), calm);
+                r.snapshot(new Snapshot(grow.time(), grow.pulse(), 0, grow.totalGrowth(), groups, grow.processes(),
+                        0, 0, grow.monotonicNanos(), 0));
+            }
+        }
+        List<String> lines = Files.readAllLines(file);
+        long withSshd = lines.stream().filter(l -> l.contains("\"type\":\"scan\"") && l.contains("sshd")).count();
+        assertThat(withSshd).as("sshd written when new, when gone, when back, and in full lines (s=0, 10, 20)").isLessThanOrEqualTo(6);
+        Incident back = IncidentReader.read(file);
+        assertThat(back.timeline().scans()).hasSize(25);
+        for (int s = 0; s < 25; s++) {
+            assertThat(back.timeline().scans().get(s).groups()).extracting(GroupPoint::command)
+                    .containsExactlyElementsOf(live.scans().get(s).groups().stream().map(GroupPoint::command).toList());
+            assertThat(back.recordedScans().get(s)).isEqualTo(live.scans().get(s));
+        }
+    }
+
+    @Test
+    void stepsAppendedByAnotherWriterSurviveTheRecordersLaterLines(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("incident.jsonl");
+        Timeline live = new Timeline(WALL, T0, "test");
+        try (IncidentRecorder r = record(file, 1 << 20, live)) {
+            r.pulse(pulse(0));
+            try (IncidentAppender stop = IncidentAppender.open(file, "stop")) {
+                stop.event(new TimelineEvent(stop.timeline().secondsOf(WALL.plusSeconds(1)), WALL.plusSeconds(1),
+                        EventKind.STOP_STEP, "stop growth", "freeze", 300, -1, "/tmp/x", 81));
+            }
+            for (int i = 1; i < 5; i++) r.pulse(pulse(i));
+        }
+        Incident back = IncidentReader.read(file);
+        assertThat(back.timeline().pulses()).hasSize(5);
+        assertThat(back.timeline().events()).singleElement().satisfies(e -> {
+            assertThat(e.kind()).isEqualTo(EventKind.STOP_STEP);
+            assertThat(e.seconds()).isEqualTo(1.0);
+            assertThat(e.millis()).isEqualTo(81);
+        });
+        assertThat(back.tornLineSkipped()).isFalse();
+    }
+
+    @Test
     void aFailingDiskEndsTheRecordingInWordsAndTheTimelineGoesOn(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("incident.jsonl");
         Timeline live = new Timeline(WALL, T0, "test");

@@ -1,0 +1,98 @@
+package dev.runaway.export;
+
+import dev.runaway.timeline.GroupPoint;
+import dev.runaway.timeline.GroupScan;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One command group over a whole timeline: its peaks, and how it grew while it grew. The shape
+ * is the one the analyzer saw most often over the scans where the group was growing (linear or
+ * exponential), the rates the median over those scans: a group that grew linearly, then sat at
+ * its cap ("steady") and was stopped is told as linear at its growing rate.
+ *
+ * @param capTasks the group's cgroup pids.max (tasks + room at the last scan that knew it), -1 unknown
+ */
+public record GroupHistory(String command, int peakTasks, double peakTasksSeconds, long peakRssBytes,
+                           double peakRssSeconds, String growth, double tasksPerSecond, double bytesPerSecond, int chains,
+                           int deepestChain, boolean parentedToInit, boolean recursive, List<String> cycle, long capTasks) {
+
+    /** Every group seen, the highest peak of tasks first. */
+    public static List<GroupHistory> of(List<GroupScan> scans) {
+        Map<String, List<Double>> seen = new LinkedHashMap<>();
+        Map<String, List<GroupPoint>> points = new HashMap<>();
+        for (GroupScan s : scans) {
+            for (GroupPoint g : s.groups()) {
+                seen.computeIfAbsent(g.command(), k -> new ArrayList<>()).add(s.seconds());
+                points.computeIfAbsent(g.command(), k -> new ArrayList<>()).add(g);
+            }
+        }
+        List<GroupHistory> out = new ArrayList<>();
+        for (String command : seen.keySet()) out.add(history(command, seen.get(command), points.get(command)));
+        out.sort(Comparator.comparingInt(GroupHistory::peakTasks).reversed());
+        return List.copyOf(out);
+    }
+
+    private static GroupHistory history(String command, List<Double> at, List<GroupPoint> points) {
+        int peakTasks = -1;
+        double peakTasksAt = 0, peakRssAt = 0;
+        long peakRss = -1, cap = -1;
+        int chains = 0, deepest = 0;
+        boolean init = false, recursive = false;
+        List<String> cycle = List.of();
+        Map<String, Integer> shapes = new HashMap<>();
+        List<Double> rates = new ArrayList<>(), bytesRates = new ArrayList<>();
+        for (int i = 0; i < points.size(); i++) {
+            GroupPoint g = points.get(i);
+            double seconds = at.get(i);
+            if (g.tasks() > peakTasks) {
+                peakTasks = g.tasks();
+                peakTasksAt = seconds;
+            }
+            if (g.rssBytes() > peakRss) {
+                peakRss = g.rssBytes();
+                peakRssAt = seconds;
+            }
+            if (g.cgroupRoom() >= 0) cap = g.tasks() + g.cgroupRoom();
+            chains = Math.max(chains, g.chains());
+            deepest = Math.max(deepest, g.deepestChain());
+            init |= g.parentedToInit();
+            if (g.recursive()) {
+                recursive = true;
+                if (!g.cycle().isEmpty()) cycle = g.cycle();
+            }
+            if (g.growth().equals("linear") || g.growth().equals("exponential")) {
+                shapes.merge(g.growth(), 1, Integer::sum);
+                rates.add(g.tasksPerSecond());
+                bytesRates.add(g.bytesPerSecond());
+            }
+        }
+        GroupPoint last = points.get(points.size() - 1);
+        String growth = last.growth();
+        double rate = last.tasksPerSecond(), bytesRate = last.bytesPerSecond();
+        if (!shapes.isEmpty()) {
+            growth = shapes.getOrDefault("exponential", 0) > shapes.getOrDefault("linear", 0) ? "exponential" : "linear";
+            rate = median(rates);
+            bytesRate = median(bytesRates);
+        }
+        return new GroupHistory(command, peakTasks, peakTasksAt, peakRss, peakRssAt, growth, rate, bytesRate, chains,
+                deepest, init, recursive, cycle, cap);
+    }
+
+    static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        if (v.length == 0) return Double.NaN;
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** "linear, +32.0 tasks/s", or the shape alone when it is not growing. */
+    public String growthWords() {
+        if (growth.equals("linear") || growth.equals("exponential")) return growth + ", " + Words.rate(tasksPerSecond, "tasks");
+        return growth;
+    }
+}

@@ -1,0 +1,147 @@
+package dev.runaway.export;
+
+import dev.runaway.stop.StopEngine;
+import dev.runaway.timeline.EventKind;
+import dev.runaway.timeline.GroupScan;
+import dev.runaway.timeline.PulsePoint;
+import dev.runaway.timeline.Timeline;
+import dev.runaway.timeline.TimelineEvent;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.function.ToLongFunction;
+
+/**
+ * What an incident comes to, computed from its timeline alone: the figures the report leads
+ * with and the JSON export carries. Missing data is an empty Optional, never a made-up zero.
+ *
+ * @param fromSeconds     the first second with data (negative with OOM history from before)
+ * @param toSeconds       the last second with data
+ * @param peakTasks       the machine's tasks at their highest (pulses)
+ * @param worstGroup      the group with the most tasks at its peak
+ * @param secondsToZero   from the start of the guided stop to zero (zero confirmed, less the
+ *                        {@link StopEngine#STABLE_WINDOW} it was watched for)
+ * @param restored        what the stop put back: its {@code restore} steps, in words
+ */
+public record IncidentSummary(String source, Instant started, double fromSeconds, double toSeconds,
+                              Optional<Peak> peakTasks, Optional<Peak> peakMemoryUsed, long memoryTotalBytes,
+                              Optional<Peak> peakSwapUsed, long swapTotalBytes, OptionalDouble peakPressureSome10,
+                              Optional<GroupHistory> worstGroup, List<GroupHistory> topGroups,
+                              List<Finding> recursions, List<Finding> reparenting, List<Finding> caps, Oom oom,
+                              List<Finding> stopSteps, OptionalDouble stopStartedSeconds, OptionalDouble secondsToZero,
+                              boolean zeroConfirmed, List<String> restored) {
+
+    /** A highest value and when. */
+    public record Peak(long value, double seconds, Instant time) {
+    }
+
+    /** An event worth a line in the report. */
+    public record Finding(double seconds, Instant time, String title, String detail, long count, String command,
+                          long millis) {
+        static Finding of(TimelineEvent e) {
+            return new Finding(e.seconds(), e.time(), e.title(), e.detail(), e.count(), e.command(), e.millis());
+        }
+    }
+
+    /** The out-of-memory kills: how many events, how many processes went, and the episodes. */
+    public record Oom(int events, int kernelKills, int oomdKills, long processesKilled, List<OomEpisode> episodes) {
+    }
+
+    public static final int TOP_GROUPS = 5;
+
+    public static IncidentSummary of(Timeline timeline) {
+        List<PulsePoint> pulses = timeline.pulses();
+        List<GroupScan> scans = timeline.scans();
+        List<TimelineEvent> events = timeline.events();
+        double from = Double.POSITIVE_INFINITY, to = Double.NEGATIVE_INFINITY;
+        for (PulsePoint p : pulses) {
+            from = Math.min(from, p.seconds());
+            to = Math.max(to, p.seconds());
+        }
+        for (GroupScan s : scans) {
+            from = Math.min(from, s.seconds());
+            to = Math.max(to, s.seconds());
+        }
+        for (TimelineEvent e : events) {
+            from = Math.min(from, e.seconds());
+            to = Math.max(to, e.seconds());
+        }
+        if (from > to) from = to = 0;
+
+        long memoryTotal = pulses.stream().mapToLong(PulsePoint::memoryTotalBytes).max().orElse(0);
+        long swapTotal = pulses.stream().mapToLong(PulsePoint::swapTotalBytes).max().orElse(0);
+        OptionalDouble pressure = pulses.stream().mapToDouble(PulsePoint::pressureSome10).filter(v -> !Double.isNaN(v)).max();
+        List<GroupHistory> groups = GroupHistory.of(scans);
+
+        List<Finding> stop = kind(events, EventKind.STOP_STEP);
+        OptionalDouble stopStarted = OptionalDouble.empty(), toZero = OptionalDouble.empty();
+        boolean zero = false;
+        if (!stop.isEmpty()) {
+            Finding first = stop.get(0);
+            double started = first.seconds() - Math.max(0, first.millis()) / 1000.0;
+            stopStarted = OptionalDouble.of(started);
+            for (Finding f : stop) {
+                if (zeroConfirmed(f)) {
+                    zero = true;
+                    toZero = OptionalDouble.of(f.seconds() - StopEngine.STABLE_WINDOW.toMillis() / 1000.0 - started);
+                    break;
+                }
+            }
+        }
+        List<String> restored = new ArrayList<>();
+        for (Finding f : stop) if (f.title().equals("restore")) restored.add(f.detail() + (f.count() > 0 ? " (" + f.count() + ")" : ""));
+
+        return new IncidentSummary(timeline.source(), timeline.started(), from, to,
+                peak(pulses, PulsePoint::tasks), peak(pulses, PulsePoint::memoryUsedBytes), memoryTotal,
+                peak(pulses, PulsePoint::swapUsedBytes), swapTotal, pressure,
+                groups.stream().findFirst(), groups.subList(0, Math.min(TOP_GROUPS, groups.size())),
+                recursions(events, groups), kind(events, EventKind.REPARENTING), kind(events, EventKind.CAP_REACHED),
+                oom(events), stop, stopStarted, toZero, zero, List.copyOf(restored));
+    }
+
+    /** The stop's last word on zero: "confirm zero", nothing matched over the stable window. */
+    static boolean zeroConfirmed(Finding step) {
+        return step.title().equals("confirm zero") && step.count() == 0 && step.detail().contains("nothing matched");
+    }
+
+    private static Optional<Peak> peak(List<PulsePoint> pulses, ToLongFunction<PulsePoint> value) {
+        PulsePoint best = null;
+        for (PulsePoint p : pulses) if (best == null || value.applyAsLong(p) > value.applyAsLong(best)) best = p;
+        return best == null ? Optional.empty() : Optional.of(new Peak(value.applyAsLong(best), best.seconds(), best.time()));
+    }
+
+    private static List<Finding> kind(List<TimelineEvent> events, EventKind kind) {
+        return events.stream().filter(e -> e.kind() == kind).map(Finding::of).toList();
+    }
+
+    /** Recursion events, and any recursive group the events do not name (a file from before events). */
+    private static List<Finding> recursions(List<TimelineEvent> events, List<GroupHistory> groups) {
+        List<Finding> out = new ArrayList<>(kind(events, EventKind.RECURSION));
+        Set<String> named = new HashSet<>();
+        out.forEach(f -> named.add(f.command()));
+        for (GroupHistory g : groups) {
+            if (g.recursive() && !named.contains(g.command())) {
+                out.add(new Finding(g.peakTasksSeconds(), Instant.EPOCH, "recursion " + Words.shortName(g.command()),
+                        String.join(" -> ", g.cycle()), g.peakTasks(), g.command(), -1));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static Oom oom(List<TimelineEvent> events) {
+        List<OomEpisode> episodes = OomEpisode.of(events);
+        int kernel = 0, oomd = 0;
+        long processes = 0;
+        for (OomEpisode e : episodes) {
+            if (e.kind() == EventKind.OOMD_KILL) oomd++;
+            else kernel += e.kills();
+            processes += Math.max(0, e.processes());
+        }
+        return new Oom(kernel + oomd, kernel, oomd, processes, episodes);
+    }
+}
