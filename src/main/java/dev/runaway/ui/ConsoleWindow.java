@@ -124,7 +124,13 @@ public final class ConsoleWindow {
         MenuItem quit = new MenuItem("Quit");
         quit.setAccelerator(KeyCombination.keyCombination("Shortcut+Q"));
         quit.setOnAction(e -> overlay.getScene().getWindow().hide());
-        file.getItems().addAll(open, new SeparatorMenuItem(), quit);
+        MenuItem export = new MenuItem("Export the incident…");
+        export.setAccelerator(KeyCombination.keyCombination("Shortcut+E"));
+        export.setOnAction(e -> chooseExport(false));
+        MenuItem exportShown = new MenuItem("Export the time shown…");
+        exportShown.setAccelerator(KeyCombination.keyCombination("Shortcut+Shift+E"));
+        exportShown.setOnAction(e -> chooseExport(true));
+        file.getItems().addAll(open, export, exportShown, new SeparatorMenuItem(), quit);
 
         Menu drill = new Menu("_Drill");
         for (Scenario s : Scenario.values()) {
@@ -295,7 +301,7 @@ public final class ConsoleWindow {
             tree.showRecorded(scan.groups());
             afterTreeChange();
         }
-        status.setText(statusText());
+        status.setText(exportStatus.isEmpty() ? statusText() : exportStatus + "  ·  " + statusText());
         recording.setText(recordingText());
         if (pulse != null) {
             long arrival = latestPulseArrival;
@@ -319,6 +325,8 @@ public final class ConsoleWindow {
     }
 
     private String drillSelected;
+    /** The last export's outcome, kept on the status line. */
+    volatile String exportStatus = "";
     private String shownDrill = "";
 
     /** On a drill, its group (the one with most of the sandbox's processes) is selected once it shows. */
@@ -404,6 +412,40 @@ public final class ConsoleWindow {
         } catch (java.io.IOException | RuntimeException e) {
             status.setText("Could not open " + file + ": " + e.getMessage());
         }
+    }
+
+    private void chooseExport(boolean shownOnly) {
+        javafx.stage.DirectoryChooser chooser = new javafx.stage.DirectoryChooser();
+        chooser.setTitle(shownOnly ? "Export the time shown to a folder" : "Export the incident to a folder");
+        File dir = chooser.showDialog(overlay.getScene().getWindow());
+        if (dir != null) export(dir.toPath(), shownOnly);
+    }
+
+    /**
+     * Charts (PNG, SVG), CSV, the JSON incident and the report, by the exporter the command line
+     * uses, on a worker thread; the status line tells how it went. {@code shownOnly}: only the
+     * time range the tasks chart shows now (its zoom or window).
+     */
+    void export(java.nio.file.Path dir, boolean shownOnly) {
+        io.fair_acc.chartfx.axes.Axis x = charts.tasksChart.getXAxis();
+        java.util.Optional<dev.runaway.export.TimeRange> range = shownOnly && x.getMax() > x.getMin()
+                ? java.util.Optional.of(new dev.runaway.export.TimeRange(x.getMin(), x.getMax())) : java.util.Optional.empty();
+        status.setText("Exporting to " + dir + "...");
+        background("runaway-console-export", () -> {
+            try {
+                dev.runaway.export.ExportOptions options = dev.runaway.export.ExportOptions.to(dir);
+                if (range.isPresent()) options = options.range(range.get());
+                List<java.nio.file.Path> written = session.replayed().isPresent()
+                        ? dev.runaway.export.Exporter.export(session.replayed().get(), options, line -> { })
+                        : dev.runaway.export.Exporter.export(session.timeline(), options, line -> { });
+                String done = "Exported " + written.size() + " files to " + dir
+                        + range.map(r -> String.format(java.util.Locale.ROOT, " (%.0f s to %.0f s)", r.from(), r.to())).orElse("");
+                Platform.runLater(() -> exportStatus = done);
+            } catch (java.io.IOException | RuntimeException e) {
+                String why = "The export failed: " + e.getMessage();
+                Platform.runLater(() -> exportStatus = why);
+            }
+        });
     }
 
     void theme(boolean darkTheme) {

@@ -84,6 +84,14 @@ class ConsoleReplayTest {
         assertThat(window.stopButton.isDisabled()).as("a recording cannot be stopped").isTrue();
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> window.charts.markers() == 1);
         assertThat(window.scene().getStylesheets()).contains(ConsoleWindow.DARK);
+
+        // File > Export: the exporter of runaway export, on what the window shows.
+        Path out = dir.resolve("export");
+        WaitForAsyncUtils.asyncFx(() -> window.export(out, false)).get();
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> window.exportStatus.startsWith("Exported"));
+        assertThat(window.exportStatus).contains(out.toString());
+        assertThat(out.resolve("tasks.png")).exists();
+        assertThat(out.resolve("report.html")).exists();
     }
 
     private static PulseSample pulse(int i) {
