@@ -28,7 +28,8 @@ public final class BenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Parameters(paramLabel = "WHAT", description = "scan; live (the sampler and analyzer alone, as the console runs them);"
-            + " stop (the guided stop and a naive kill loop on each drill shape); record (incident file size per hour)")
+            + " stop (the guided stop and a naive kill loop on each drill shape); record (incident file size per hour);"
+            + " ui (the console window's JavaFX stalls and sample-to-screen time with --procs sleepers; needs a display)")
     String what;
 
     @Option(names = "--procs", paramLabel = "N", defaultValue = "50000", description = "sleepers to start (default: ${DEFAULT-VALUE})")
@@ -56,8 +57,9 @@ public final class BenchCommand implements Callable<Integer> {
         if ("live".equals(what)) return live(out);
         if ("stop".equals(what)) return stop(out, err);
         if ("record".equals(what)) return record(out, err);
+        if ("ui".equals(what)) return ui(out, err);
         if (!"scan".equals(what)) {
-            err.println("runaway bench: unknown bench '" + what + "'; benches: scan, live, stop, record");
+            err.println("runaway bench: unknown bench '" + what + "'; benches: scan, live, stop, record, ui");
             return 2;
         }
         if (procs < 1 || rounds < 1) {
@@ -107,6 +109,29 @@ public final class BenchCommand implements Callable<Integer> {
         }
         out.println("guided: from the start of the stop to confirmed zero (the 2 s stable window not counted);"
                 + " naive: SIGKILL by pid every 100 ms until a round finds nobody (at most 5 s)");
+        return 0;
+    }
+
+    /** {@code bench ui}: the console window's responsiveness with --procs sleepers running. */
+    private int ui(PrintWriter out, PrintWriter err) throws Exception {
+        if (!DrillCommand.hasDisplay()) {
+            err.println("runaway bench: ui needs a display (run it under Xvfb: xvfb-run -a runaway bench ui)");
+            return 2;
+        }
+        var r = new dev.runaway.bench.UiBench(procs, Duration.ofSeconds(seconds), Duration.ofSeconds(warmUp), err).run();
+        if (json) {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
+            return 0;
+        }
+        var u = r.ui();
+        out.printf("console window with %,d sleepers (%,d processes seen, %,d rows made in the chains view), %.0f s measured%n",
+                r.sleepers(), r.processesSeen(), r.rowsMade(), r.seconds());
+        out.printf("scan: median %.1f ms, worst %.1f ms%n", r.scanMedianMs(), r.scanWorstMs());
+        out.printf("JavaFX thread wait (a task posted every 20 ms, %d samples): median %.1f ms, p99 %.1f ms, worst %.1f ms;"
+                + " %d stalls over 100 ms%n", u.fxSamples(), u.fxMedianMs(), u.fxP99Ms(), u.fxWorstMs(), u.stallsOver100Ms());
+        out.printf("pulse to screen (sampler hands it over -> the header shows it, %d refreshes): median %.0f ms, p95 %.0f ms,"
+                + " worst %.0f ms%n", u.renders(), u.sampleToScreenMedianMs(), u.sampleToScreenP95Ms(), u.sampleToScreenWorstMs());
+        out.printf("console: %.2f cores, peak RSS %s%n", r.cpuCores(), Units.bytes(r.rssBytes()));
         return 0;
     }
 

@@ -146,7 +146,7 @@ public final class ChainTree {
             }
             chains.keySet().retainAll(kept.keySet());
             made = true;
-            if (!shown.equals(getChildren())) getChildren().setAll(shown);
+            sync(getChildren(), shown);
         }
     }
 
@@ -190,7 +190,24 @@ public final class ChainTree {
                 shown.add(item);
             }
             made = true;
-            if (!shown.equals(getChildren())) getChildren().setAll(shown);
+            sync(getChildren(), shown);
         }
+    }
+
+    /**
+     * Makes {@code list} hold {@code wanted} with as small a change as it can: rows that stay keep
+     * their place, gone rows leave in one removal, new ones are appended. Replacing a list of
+     * thousands of chains every second stalled the JavaFX thread; the table sorts if asked.
+     */
+    static void sync(javafx.collections.ObservableList<TreeItem<ConsoleRow>> list, List<TreeItem<ConsoleRow>> wanted) {
+        if (list.equals(wanted)) return;
+        java.util.Set<TreeItem<ConsoleRow>> keep = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        keep.addAll(wanted);
+        java.util.Set<TreeItem<ConsoleRow>> have = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        have.addAll(list);
+        if (!keep.containsAll(list)) list.removeIf(i -> !keep.contains(i));
+        List<TreeItem<ConsoleRow>> fresh = new ArrayList<>();
+        for (TreeItem<ConsoleRow> i : wanted) if (!have.contains(i)) fresh.add(i);
+        if (!fresh.isEmpty()) list.addAll(fresh);
     }
 }

@@ -1,0 +1,158 @@
+package dev.runaway.ui;
+
+import javafx.application.Platform;
+import javafx.scene.control.TreeItem;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Measures how responsive a console window is, for {@code runaway bench ui}: every 20 ms a
+ * task is posted to the JavaFX thread and the delay until it runs is kept (a stall shows as a
+ * long delay); every refresh, the age of the newest pulse it shows (from the sampler's thread
+ * handing it over to the label being set).
+ */
+public final class UiProbe implements AutoCloseable {
+    /** Figures in milliseconds. */
+    public record Figures(int fxSamples, double fxMedianMs, double fxP99Ms, double fxWorstMs, int stallsOver100Ms,
+                          int renders, double sampleToScreenMedianMs, double sampleToScreenP95Ms,
+                          double sampleToScreenWorstMs) {
+    }
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "runaway-ui-probe");
+        t.setDaemon(true);
+        return t;
+    });
+    private final List<Double> fxDelays = Collections.synchronizedList(new ArrayList<>());
+    private final List<Double> sampleAges = Collections.synchronizedList(new ArrayList<>());
+    private volatile boolean measuring;
+    private long lastArrival;
+
+    private UiProbe() {
+    }
+
+    /** Opens a console window for the session (the toolkit started if needed) and probes it. */
+    public static UiProbe open(ConsoleSession session) throws InterruptedException {
+        UiProbe probe = new UiProbe();
+        CountDownLatch shown = new CountDownLatch(1);
+        AtomicReference<ConsoleWindow> window = new AtomicReference<>();
+        Runnable open = () -> {
+            ConsoleWindow w = ConsoleWindow.open(new javafx.stage.Stage(), session, false, () -> { });
+            w.onRender(probe::rendered);
+            window.set(w);
+            shown.countDown();
+        };
+        Platform.setImplicitExit(false);
+        try {
+            Platform.startup(open);
+        } catch (IllegalStateException alreadyRunning) {
+            Platform.runLater(open);
+        }
+        if (!shown.await(60, TimeUnit.SECONDS)) throw new IllegalStateException("the window did not open within 60 s");
+        probe.window = window.get();
+        probe.timer.scheduleAtFixedRate(probe::post, 20, 20, TimeUnit.MILLISECONDS);
+        return probe;
+    }
+
+    private ConsoleWindow window;
+
+    private void post() {
+        long posted = System.nanoTime();
+        Platform.runLater(() -> {
+            if (measuring) fxDelays.add((System.nanoTime() - posted) / 1e6);
+        });
+    }
+
+    private void rendered(long arrivalNanos) {
+        if (!measuring || arrivalNanos == lastArrival) return;
+        lastArrival = arrivalNanos;
+        sampleAges.add((System.nanoTime() - arrivalNanos) / 1e6);
+    }
+
+    /** Opens the biggest group and its first chain, so the table holds its rows while measured. */
+    public void expandBiggest() throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        Platform.runLater(() -> {
+            TreeItem<ConsoleRow> biggest = null;
+            for (TreeItem<ConsoleRow> g : window.tree.root().getChildren()) {
+                if (biggest == null || g.getValue().tasks() > biggest.getValue().tasks()) biggest = g;
+            }
+            if (biggest != null) {
+                window.table.view.getSelectionModel().select(biggest);
+                biggest.setExpanded(true);
+                if (!biggest.getChildren().isEmpty()) biggest.getChildren().get(0).setExpanded(true);
+            }
+            done.countDown();
+        });
+        done.await(10, TimeUnit.SECONDS);
+    }
+
+    /** Rows the chains view has made (groups, and what expansion created). */
+    public int rows() throws InterruptedException {
+        int[] n = {0};
+        CountDownLatch done = new CountDownLatch(1);
+        Platform.runLater(() -> {
+            n[0] = window.tree.madeRows();
+            done.countDown();
+        });
+        done.await(10, TimeUnit.SECONDS);
+        return n[0];
+    }
+
+    public void measure(boolean on) {
+        if (on) {
+            fxDelays.clear();
+            sampleAges.clear();
+        }
+        measuring = on;
+    }
+
+    public Figures figures() {
+        List<Double> fx = sorted(fxDelays);
+        List<Double> age = sorted(sampleAges);
+        int stalls = episodes();
+        return new Figures(fx.size(), pct(fx, 50), pct(fx, 99), pct(fx, 100), stalls, age.size(), pct(age, 50), pct(age, 95),
+                pct(age, 100));
+    }
+
+    /** Stalls as episodes: a run of posted tasks that each waited over 100 ms counts once. */
+    private int episodes() {
+        synchronized (fxDelays) {
+            int n = 0;
+            boolean in = false;
+            for (double d : fxDelays) {
+                if (d > 100 && !in) n++;
+                in = d > 100;
+            }
+            return n;
+        }
+    }
+
+    private static List<Double> sorted(List<Double> values) {
+        synchronized (values) {
+            List<Double> copy = new ArrayList<>(values);
+            Collections.sort(copy);
+            return copy;
+        }
+    }
+
+    private static double pct(List<Double> sorted, int percent) {
+        if (sorted.isEmpty()) return Double.NaN;
+        int i = Math.min(sorted.size() - 1, (int) Math.ceil(percent / 100.0 * sorted.size()) - 1);
+        return Math.round(sorted.get(Math.max(0, i)) * 10) / 10.0;
+    }
+
+    /** Closes the window (the session is the caller's). */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        Platform.runLater(() -> window.overlay.getScene().getWindow().hide());
+    }
+}
