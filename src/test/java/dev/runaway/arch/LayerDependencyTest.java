@@ -62,7 +62,7 @@ class LayerDependencyTest {
                 // export: charts, CSV, JSON and reports of a timeline, headless (no JavaFX)
                 .whereLayer("export").mayOnlyBeAccessedByLayers("ui", "cli")
                 .whereLayer("drill").mayOnlyBeAccessedByLayers("ui", "tui", "cli", "bench")
-                .whereLayer("ui").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("ui").mayOnlyBeAccessedByLayers("bench", "cli") // bench ui times the console window
                 .whereLayer("tui").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("bench").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
