@@ -19,6 +19,8 @@ import java.util.Map;
 public final class ChainTree {
     private final TreeItem<ConsoleRow> root = new TreeItem<>();
     private final Map<String, GroupItem> items = new HashMap<>();
+    /** Keys of expanded groups, read by {@link #prepare} on another thread. */
+    private final java.util.Set<String> expanded = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private List<Group> lastGroups = List.of();
     private List<GroupPoint> lastPoints = List.of();
     private String filter = "";
@@ -31,17 +33,58 @@ public final class ChainTree {
         return root;
     }
 
-    /** A live scan's groups, most severe first. */
-    public void show(List<Group> groups) {
-        lastGroups = groups;
-        lastPoints = List.of();
-        List<TreeItem<ConsoleRow>> shown = new ArrayList<>();
-        Map<String, GroupItem> kept = new HashMap<>();
+    /**
+     * A scan's rows, made off the JavaFX thread: the groups that pass the filter, and the chain
+     * rows of the groups that are expanded (50,000 chain rows take ~300 ms to make: not on the
+     * thread that draws). Pure: no tree items in it.
+     */
+    public record Prepared(List<Group> all, List<Group> groups, List<ConsoleRow> rows, Map<String, List<ConsoleRow>> chainRows,
+                           String filter) {
+    }
+
+    /** Call from any thread; hand the result to {@link #show(Prepared)} on the JavaFX thread. */
+    public Prepared prepare(List<Group> groups, String filterText) {
+        List<Group> kept = new ArrayList<>();
+        List<ConsoleRow> rows = new ArrayList<>();
+        Map<String, List<ConsoleRow>> chainRows = new HashMap<>();
         for (Group g : groups) {
             ConsoleRow row = ConsoleRow.of(g);
-            if (!row.matches(filter)) continue;
+            if (!row.matches(filterText)) continue;
+            kept.add(g);
+            rows.add(row);
+            if (expanded.contains(row.key())) {
+                List<ConsoleRow> chains = new ArrayList<>(g.chains().size());
+                for (Chain c : g.chains()) chains.add(ConsoleRow.of(g, c));
+                chainRows.put(row.key(), chains);
+            }
+        }
+        return new Prepared(groups, kept, rows, chainRows, filterText);
+    }
+
+    /** The filter text {@link #prepare} should use (read it on the JavaFX thread). */
+    public String filterText() {
+        return filter;
+    }
+
+    /** A live scan's groups, most severe first (prepared and shown at once: tests, small tables). */
+    public void show(List<Group> groups) {
+        show(prepare(groups, filter));
+    }
+
+    /** Shows prepared rows; on the JavaFX thread once the items are in a table. */
+    public void show(Prepared p) {
+        lastGroups = p.all();
+        lastPoints = List.of();
+        if (!p.filter().equals(filter)) {
+            show(prepare(p.all(), filter)); // the filter changed meanwhile
+            return;
+        }
+        List<TreeItem<ConsoleRow>> shown = new ArrayList<>();
+        Map<String, GroupItem> kept = new HashMap<>();
+        for (int i = 0; i < p.rows().size(); i++) {
+            ConsoleRow row = p.rows().get(i);
             GroupItem item = items.computeIfAbsent(row.key(), k -> new GroupItem());
-            item.update(row, g);
+            item.update(row, p.groups().get(i), p.chainRows().get(row.key()));
             kept.put(row.key(), item);
             shown.add(item);
         }
@@ -58,7 +101,7 @@ public final class ChainTree {
             ConsoleRow row = ConsoleRow.of(g);
             if (!row.matches(filter)) continue;
             GroupItem item = items.computeIfAbsent(row.key(), k -> new GroupItem());
-            item.update(row, null);
+            item.update(row, null, null);
             kept.put(row.key(), item);
             shown.add(item);
         }
@@ -67,6 +110,7 @@ public final class ChainTree {
 
     private void replace(List<TreeItem<ConsoleRow>> shown, Map<String, GroupItem> kept) {
         items.keySet().retainAll(kept.keySet());
+        expanded.retainAll(kept.keySet());
         if (!shown.equals(root.getChildren())) root.getChildren().setAll(shown);
     }
 
@@ -106,21 +150,25 @@ public final class ChainTree {
     }
 
     /** A group row; its chains are made on first expansion and refreshed while expanded. */
-    static final class GroupItem extends TreeItem<ConsoleRow> {
+    final class GroupItem extends TreeItem<ConsoleRow> {
         private Group group;
         boolean made;
         private final Map<String, ChainItem> chains = new HashMap<>();
 
         GroupItem() {
             expandedProperty().addListener((o, was, is) -> {
-                if (is) makeChildren();
+                if (getValue() != null) {
+                    if (is) expanded.add(getValue().key());
+                    else expanded.remove(getValue().key());
+                }
+                if (is) makeChildren(null);
             });
         }
 
-        void update(ConsoleRow row, Group g) {
+        void update(ConsoleRow row, Group g, List<ConsoleRow> chainRows) {
             if (!row.equals(getValue())) setValue(row); // an unchanged row repaints nothing
             group = g;
-            if (made && isExpanded()) makeChildren();
+            if (made && isExpanded()) makeChildren(chainRows);
             else if (made) {
                 made = false; // stale: made again when next expanded
                 chains.clear();
@@ -133,12 +181,16 @@ public final class ChainTree {
             return group == null || group.chains().isEmpty();
         }
 
-        private void makeChildren() {
+        /** @param prepared the chain rows made off the JavaFX thread, in the group's chain order, or null */
+        private void makeChildren(List<ConsoleRow> prepared) {
             if (group == null) return;
             List<TreeItem<ConsoleRow>> shown = new ArrayList<>();
             Map<String, ChainItem> kept = new HashMap<>();
-            for (Chain c : group.chains()) {
-                ConsoleRow row = ConsoleRow.of(group, c);
+            List<Chain> all = group.chains();
+            boolean usable = prepared != null && prepared.size() == all.size();
+            for (int i = 0; i < all.size(); i++) {
+                Chain c = all.get(i);
+                ConsoleRow row = usable ? prepared.get(i) : ConsoleRow.of(group, c);
                 ChainItem item = chains.computeIfAbsent(row.key(), k -> new ChainItem());
                 item.update(row, c, group.command());
                 kept.put(row.key(), item);

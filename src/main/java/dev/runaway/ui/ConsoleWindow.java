@@ -78,6 +78,13 @@ public final class ConsoleWindow {
     /** The table repaints once a second at most: in software rendering a full table costs ~100 ms to paint. */
     static final long TREE_PERIOD_NANOS = 1_000_000_000L;
     private long treeShownNanos;
+    /** Makes the table's rows off the JavaFX thread; one batch at a time. */
+    private final java.util.concurrent.ExecutorService preparer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "runaway-console-rows");
+        t.setDaemon(true);
+        return t;
+    });
+    private boolean preparing;
     private final List<Consumer<Long>> renderListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public ConsoleWindow(ConsoleSession session) {
@@ -270,6 +277,7 @@ public final class ConsoleWindow {
 
     /** On the JavaFX thread, four times a second: figures, tree, status from the newest data. */
     void refresh() {
+        if (preparer.isShutdown()) return; // closed: a tick queued before the close
         PulsePoint pulse = latestPulse;
         GroupScan scan = latestScan;
         HeaderFigures header = HeaderFigures.of(pulse, scan == null || scan.groups().isEmpty() ? null : scan.groups().get(0));
@@ -290,12 +298,20 @@ public final class ConsoleWindow {
         Snapshot snapshot = session.latest();
         long now = System.nanoTime();
         boolean treeDue = now - treeShownNanos >= TREE_PERIOD_NANOS;
-        if (session.isLive() && snapshot != null && snapshot != shownSnapshot && treeDue) {
+        if (session.isLive() && snapshot != null && snapshot != shownSnapshot && treeDue && !preparing) {
             treeShownNanos = now;
             shownSnapshot = snapshot;
             health.scan(snapshot.scanNanos());
-            tree.show(snapshot.groups());
-            afterTreeChange();
+            preparing = true;
+            String filterText = tree.filterText();
+            preparer.execute(() -> {
+                ChainTree.Prepared rows = tree.prepare(snapshot.groups(), filterText);
+                Platform.runLater(() -> {
+                    preparing = false;
+                    tree.show(rows);
+                    afterTreeChange();
+                });
+            });
         } else if (!session.isLive() && scan != null && scan != shownScan) {
             shownScan = scan;
             tree.showRecorded(scan.groups());
@@ -472,6 +488,7 @@ public final class ConsoleWindow {
         stage.setOnHidden(e -> {
             w.feed.close();
             w.ticker.close();
+            w.preparer.shutdownNow();
             onHidden.run();
         });
         stage.show();
