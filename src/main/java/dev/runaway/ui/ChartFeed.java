@@ -131,11 +131,17 @@ public final class ChartFeed implements AutoCloseable {
         sink.pulses(x, tasks, mem, swap, some, full);
     }
 
+    /** The last scan second the group series holds: a scan both read afresh and queued is sent once. */
+    private double groupEnd = Double.NEGATIVE_INFINITY;
+
     private void sendGroup(List<GroupScan> scans, boolean replace) {
         String command = selected;
         if (command == null || (command.isEmpty() && !replace) || (scans.isEmpty() && !replace)) return;
+        if (replace) groupEnd = Double.NEGATIVE_INFINITY;
         List<double[]> points = new ArrayList<>();
         for (GroupScan s : scans) {
+            if (s.seconds() <= groupEnd) continue;
+            groupEnd = s.seconds();
             GroupPoint g = s.group(command);
             points.add(new double[] {s.seconds(), g == null ? 0 : g.tasks()});
         }

@@ -60,11 +60,11 @@ public record HeaderFigures(List<Figure> figures) {
         return new HeaderFigures(List.of(f));
     }
 
-    /** The last path element: the header has room for a name, the table shows the whole key. */
+    /** The last path element (the whole key when that is too short to tell, like /dev/fd/3): the table shows the whole key. */
     static String shortCommand(String command) {
         String first = command.split(" ", 2)[0];
         int slash = first.lastIndexOf('/');
-        String name = slash >= 0 ? first.substring(slash + 1) + command.substring(first.length()) : command;
+        String name = slash >= 0 && first.length() - slash > 4 ? first.substring(slash + 1) + command.substring(first.length()) : command;
         return name.length() > 28 ? name.substring(0, 27) + "…" : name;
     }
 
