@@ -17,6 +17,12 @@ import java.util.Map;
  * from the JavaFX thread once the items are in a table; plain JUnit can drive it otherwise.
  */
 public final class ChainTree {
+    /**
+     * Chains listed per group, at most. Past a few thousand rows in one expanded group, JavaFX's
+     * TreeTableView spends its time in its focus model (a walk of every row per tree event) and
+     * the window stalls; the rest is one "and N more" row, and a stop of the group takes them all.
+     */
+    public static final int MAX_CHAIN_ROWS = 2_000;
     private final TreeItem<ConsoleRow> root = new TreeItem<>();
     private final Map<String, GroupItem> items = new HashMap<>();
     /** Keys of expanded groups, read by {@link #prepare} on another thread. */
@@ -53,8 +59,11 @@ public final class ChainTree {
             kept.add(g);
             rows.add(row);
             if (expanded.contains(row.key())) {
-                List<ConsoleRow> chains = new ArrayList<>(g.chains().size());
-                for (Chain c : g.chains()) chains.add(ConsoleRow.of(g, c));
+                List<ConsoleRow> chains = new ArrayList<>(Math.min(MAX_CHAIN_ROWS, g.chains().size()));
+                for (Chain c : g.chains()) {
+                    if (chains.size() == MAX_CHAIN_ROWS) break;
+                    chains.add(ConsoleRow.of(g, c));
+                }
                 chainRows.put(row.key(), chains);
             }
         }
@@ -130,7 +139,7 @@ public final class ChainTree {
             if (!group.made) continue;
             for (TreeItem<ConsoleRow> c : g.getChildren()) {
                 if (c.getValue().key().equals(key)) return c;
-                if (!((ChainItem) c).made) continue;
+                if (!(c instanceof ChainItem chain) || !chain.made) continue;
                 for (TreeItem<ConsoleRow> p : c.getChildren()) if (p.getValue().key().equals(key)) return p;
             }
         }
@@ -143,7 +152,7 @@ public final class ChainTree {
         for (TreeItem<ConsoleRow> g : root.getChildren()) {
             n++;
             if (((GroupItem) g).made) {
-                for (TreeItem<ConsoleRow> c : g.getChildren()) n += 1 + (((ChainItem) c).made ? c.getChildren().size() : 0);
+                for (TreeItem<ConsoleRow> c : g.getChildren()) n += 1 + (c instanceof ChainItem chain && chain.made ? c.getChildren().size() : 0);
             }
         }
         return n;
@@ -154,6 +163,7 @@ public final class ChainTree {
         private Group group;
         boolean made;
         private final Map<String, ChainItem> chains = new HashMap<>();
+        private TreeItem<ConsoleRow> moreItem;
 
         GroupItem() {
             expandedProperty().addListener((o, was, is) -> {
@@ -187,14 +197,21 @@ public final class ChainTree {
             List<TreeItem<ConsoleRow>> shown = new ArrayList<>();
             Map<String, ChainItem> kept = new HashMap<>();
             List<Chain> all = group.chains();
-            boolean usable = prepared != null && prepared.size() == all.size();
-            for (int i = 0; i < all.size(); i++) {
+            int listed = Math.min(MAX_CHAIN_ROWS, all.size());
+            boolean usable = prepared != null && prepared.size() == listed;
+            for (int i = 0; i < listed; i++) {
                 Chain c = all.get(i);
                 ConsoleRow row = usable ? prepared.get(i) : ConsoleRow.of(group, c);
                 ChainItem item = chains.computeIfAbsent(row.key(), k -> new ChainItem());
                 item.update(row, c, group.command());
                 kept.put(row.key(), item);
                 shown.add(item);
+            }
+            if (all.size() > listed) {
+                ConsoleRow more = ConsoleRow.more(group, listed, all.size());
+                if (moreItem == null) moreItem = new TreeItem<>(more);
+                else if (!more.equals(moreItem.getValue())) moreItem.setValue(more);
+                shown.add(moreItem);
             }
             chains.keySet().retainAll(kept.keySet());
             made = true;

@@ -21,7 +21,17 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
                          int pid, double tasks, double growth, boolean recursive, boolean parentedToInit,
                          List<String> cycle, String stopLabel) {
 
-    public enum Kind { GROUP, CHAIN, PROCESS }
+    /** MORE stands for the chains past {@link ChainTree#MAX_CHAIN_ROWS}: it can be read, not stopped. */
+    public enum Kind { GROUP, CHAIN, PROCESS, MORE }
+
+    /** The row after the first {@code shown} chains of a group that has {@code total}. */
+    public static ConsoleRow more(Group g, int shown, int total) {
+        List<String> cells = new ArrayList<>();
+        for (GroupColumn c : GroupColumn.values()) cells.add("");
+        return new ConsoleRow(Kind.MORE, "m:" + g.command(), String.format(java.util.Locale.ROOT,
+                "… and %,d more chains (the first %,d are listed; stop the group to take them all)", total - shown, shown),
+                List.copyOf(cells), g.command(), null, -1, 0, 0, false, false, List.of(), "");
+    }
 
     public static ConsoleRow of(Group g) {
         List<String> cells = new ArrayList<>();

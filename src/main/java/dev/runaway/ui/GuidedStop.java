@@ -67,6 +67,7 @@ public final class GuidedStop {
         return switch (row.kind()) {
             case GROUP -> new Target(row.stopLabel(), new CommandRescan(proc, row.command(), pulse));
             case CHAIN -> byIdentity(row.stopLabel(), row.top());
+            case MORE -> throw new IllegalArgumentException("not a target: " + row.name());
             case PROCESS -> {
                 long start = ProcStat.read(proc, row.pid()).map(ProcStat::startTicks).orElse(-1L);
                 yield byIdentity(row.stopLabel(), start < 0 ? null : new ProcessIdentity(row.pid(), start));
@@ -100,6 +101,7 @@ public final class GuidedStop {
 
     /** Targets never taken, whatever is selected. */
     static String refusal(ConsoleRow row) {
+        if (row.kind() == ConsoleRow.Kind.MORE) return "this row stands for chains not listed: select the group to stop them all";
         if (row.kind() == ConsoleRow.Kind.GROUP && row.stopLabel().startsWith("recorded")) {
             return "this is a recording: its processes are not this machine's now";
         }

@@ -41,6 +41,23 @@ class ChainTreeTest {
     }
 
     @Test
+    void aGroupOfFiftyThousandChainsListsTheFirstAndSaysHowManyMore() {
+        List<Chain> chains = new ArrayList<>();
+        for (int i = 0; i < 50_000; i++) chains.add(new Chain(new ProcessIdentity(1000 + i, 3), 1, 1, List.of("/tmp/s"), List.of(1000 + i)));
+        ChainTree tree = new ChainTree();
+        tree.show(List.of(group("/tmp/s", 50_000, chains, true)));
+        TreeItem<ConsoleRow> g = tree.root().getChildren().get(0);
+        g.setExpanded(true);
+        assertThat(g.getChildren()).hasSize(ChainTree.MAX_CHAIN_ROWS + 1);
+        ConsoleRow more = g.getChildren().get(ChainTree.MAX_CHAIN_ROWS).getValue();
+        assertThat(more.kind()).isEqualTo(ConsoleRow.Kind.MORE);
+        assertThat(more.name()).startsWith("… and 48,000 more chains");
+        assertThat(GuidedStop.refusal(more)).contains("select the group");
+        tree.show(tree.prepare(List.of(group("/tmp/s", 50_000, chains, true)), ""));
+        assertThat(g.getChildren()).hasSize(ChainTree.MAX_CHAIN_ROWS + 1);
+    }
+
+    @Test
     void rowsKeepTheirIdentityWhileTheScanChurns() {
         Chain a = new Chain(new ProcessIdentity(200, 11), 2, 2, List.of("/tmp/a"), List.of(200, 201));
         Chain b = new Chain(new ProcessIdentity(300, 12), 1, 1, List.of("/tmp/a"), List.of(300));
