@@ -3,6 +3,7 @@ package dev.runaway.analysis;
 import dev.runaway.model.PulseSample;
 import dev.runaway.model.ScanSample;
 import dev.runaway.procfs.CgroupPids;
+import dev.runaway.procfs.ProcEvents;
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.procfs.ProcessTable;
 import dev.runaway.procfs.PulseReader;
@@ -22,13 +23,17 @@ public final class LiveAnalysis implements AutoCloseable {
     private final Sampler sampler;
     private final Analyzer analyzer;
     private final PulseReader pulseReader;
+    private ProcEvents events;
     private final List<Consumer<Snapshot>> listeners = new CopyOnWriteArrayList<>();
     private volatile PulseSample latestPulse;
     private volatile Snapshot latest;
 
     public LiveAnalysis(Path procRoot, PulseReader pulse, CgroupPids cgroupPids) {
         this.pulseReader = pulse;
-        this.sampler = new Sampler(pulse, new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize()));
+        ProcessTable table = new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize());
+        // The kernel's fork and exit events spare most scans a listing of /proc (root only).
+        if (procRoot.equals(Path.of("/proc"))) ProcEvents.open().ifPresent(e -> table.following(this.events = e));
+        this.sampler = new Sampler(pulse, table);
         this.analyzer = new Analyzer(cgroupPids);
     }
 
@@ -75,5 +80,6 @@ public final class LiveAnalysis implements AutoCloseable {
     @Override
     public void close() {
         sampler.close();
+        if (events != null) events.close();
     }
 }

@@ -2,6 +2,7 @@ package dev.runaway.bench;
 
 import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.model.PulseSample;
+import dev.runaway.procfs.ProcEvents;
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.procfs.ProcessTable;
 import dev.runaway.procfs.PulseReader;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -45,8 +47,14 @@ public final class ScanBench {
     }
 
     /** Everything measured. */
-    public record Result(int sleepers, int processes, List<Row> rows, double incrementalMs, double churnPercent,
-                         double pulseMedianMs, double pulseWorstMs, Live live) {
+    /**
+     * @param incrementalMs        an incremental rescan after the churn, as the console does it
+     *                             (following the kernel's process events where it may)
+     * @param incrementalListingMs the same rescan listing /proc for new and gone pids
+     * @param followsEvents        whether the first figure followed process events (root only)
+     */
+    public record Result(int sleepers, int processes, List<Row> rows, double incrementalMs, double incrementalListingMs,
+                         boolean followsEvents, double churnPercent, double pulseMedianMs, double pulseWorstMs, Live live) {
     }
 
     /** The JVM options the launcher gives the console, so the live run's memory is the console's. */
@@ -108,7 +116,12 @@ public final class ScanBench {
                 for (Map.Entry<String, Callable<Integer>> e : readers.entrySet()) times.get(e.getKey()).add(timeMs(e.getValue()));
             }
             Live live = liveInItsOwnJvm(Duration.ofSeconds(30), Duration.ofSeconds(10));
-            double incremental = incrementalWithChurn(sandbox, warm);
+            ProcessTable following = table();
+            Optional<ProcEvents> events = ProcEvents.open();
+            events.ifPresent(following::following);
+            following.scan(true);
+            double[] incremental = incrementalWithChurn(sandbox, following, warm);
+            events.ifPresent(ProcEvents::close);
             double[] pulse = pulseUnderLoad();
 
             Map<String, Callable<Integer>> others = new LinkedHashMap<>();
@@ -127,7 +140,8 @@ public final class ScanBench {
                 double m = median(e.getValue());
                 rows.add(new Row(e.getKey(), processes, round(m), round(m / c)));
             }
-            return new Result(sleepers, processes, rows, round(incremental), 1.0, round(pulse[0]), round(pulse[1]), live);
+            return new Result(sleepers, processes, rows, round(incremental[0]), round(incremental[1]), events.isPresent(), 1.0,
+                    round(pulse[0]), round(pulse[1]), live);
         }
     }
 
@@ -186,9 +200,13 @@ public final class ScanBench {
         return new double[] {median(gaps), gaps.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN)};
     }
 
-    /** Kills 1% of the sleepers and starts as many new ones, then times one incremental scan. */
-    private double incrementalWithChurn(Sandbox sandbox, ProcessTable warm) throws Exception {
-        List<Double> runs = new ArrayList<>();
+    /**
+     * Kills 1% of the sleepers and starts as many new ones, then times one incremental scan of
+     * each table (the one following process events, the one listing /proc; which goes first
+     * alternates). Medians {following, listing}.
+     */
+    private double[] incrementalWithChurn(Sandbox sandbox, ProcessTable following, ProcessTable listing) throws Exception {
+        List<Double> runs = new ArrayList<>(), listed = new ArrayList<>();
         int churn = Math.max(1, sleepers / 100);
         for (int r = 0; r < rounds; r++) {
             int killed = 0;
@@ -198,9 +216,15 @@ public final class ScanBench {
             }
             startSleepers(sandbox, churn);
             Thread.sleep(200);
-            runs.add(timeMs(() -> warm.scan(false).processes().size()));
+            if (r % 2 == 0) {
+                runs.add(timeMs(() -> following.scan(false).processes().size()));
+                listed.add(timeMs(() -> listing.scan(false).processes().size()));
+            } else {
+                listed.add(timeMs(() -> listing.scan(false).processes().size()));
+                runs.add(timeMs(() -> following.scan(false).processes().size()));
+            }
         }
-        return median(runs);
+        return new double[] {median(runs), median(listed)};
     }
 
     /** Pulse read times over 3 s at 10 Hz while the sleepers exist: {median, worst}. */

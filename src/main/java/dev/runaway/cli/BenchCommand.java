@@ -73,6 +73,8 @@ public final class BenchCommand implements Callable<Integer> {
             ArrayNode readers = root.putArray("readers");
             for (ScanBench.Row row : r.rows()) readers.add(mapper.valueToTree(row));
             root.put("incrementalChurnMs", r.incrementalMs());
+            root.put("incrementalChurnListingMs", r.incrementalListingMs());
+            root.put("incrementalFollowsProcessEvents", r.followsEvents());
             root.put("churnPercent", r.churnPercent());
             root.put("pulseMedianMs", r.pulseMedianMs());
             root.put("pulseWorstMs", r.pulseWorstMs());
@@ -83,7 +85,9 @@ public final class BenchCommand implements Callable<Integer> {
             for (ScanBench.Row row : r.rows()) {
                 out.printf("%-42s %9d %11.1f %9.2f%n", row.reader(), row.procs(), row.medianMs(), row.ratioToC());
             }
-            out.printf("incremental rescan after %.0f%% churn: %.1f ms%n", r.churnPercent(), r.incrementalMs());
+            out.printf("incremental rescan after %.0f%% churn: %.1f ms %s; %.1f ms listing /proc%n", r.churnPercent(),
+                    r.incrementalMs(), r.followsEvents() ? "following process events" : "(no process events: not root)",
+                    r.incrementalListingMs());
             out.printf("pulse read under load: median %.2f ms, worst %.2f ms (period 100 ms)%n", r.pulseMedianMs(), r.pulseWorstMs());
             printLive(out, r.live());
         }

@@ -35,6 +35,9 @@ public final class ProcessTable {
     private Set<Integer> lostMidScan = new HashSet<>();
     private int[] lastPids = new int[0];
     private int roundRobin;
+    private ProcEvents events;       // null: every scan lists /proc
+    private boolean eventsTrusted;   // a listing has been taken since the events began, and none were lost
+    private long listings;
 
     static final class Entry {
         ProcStat stat;
@@ -54,6 +57,21 @@ public final class ProcessTable {
         return entries.size();
     }
 
+    /**
+     * From now on, incremental scans take new and gone pids from the kernel's process events
+     * instead of listing /proc (complete scans still list). Only for a table of the real /proc.
+     */
+    public ProcessTable following(ProcEvents processEvents) {
+        this.events = processEvents;
+        this.eventsTrusted = false;
+        return this;
+    }
+
+    /** How many scans listed the /proc directory (the rest followed process events). */
+    public long listings() {
+        return listings;
+    }
+
     /** Scans the table: incrementally, or every stat again when {@code complete}. */
     public ScanSample scan(boolean complete) {
         long started = System.nanoTime();
@@ -63,11 +81,13 @@ public final class ProcessTable {
         if (complete) early.addAll(entries.keySet());
         else addRoundRobin(early);
         Future<Map<Integer, ProcStat>> earlyHalf = Helper.submit(reader, early.subList(early.size() / 2, early.size()));
-        int[] pids = reader.pids(); // ascending
+        Set<Integer> reused = new HashSet<>();
+        int[] pids = pids(complete, reused); // ascending
         Map<Integer, ProcStat> earlyStats = readStats(early.subList(0, early.size() / 2));
         earlyStats.putAll(Helper.join(earlyHalf));
 
         Set<Integer> vanished = new HashSet<>(lostMidScan);
+        vanished.addAll(reused); // exited and born again under the same pid since the last scan
         lostMidScan = new HashSet<>();
         for (Integer known : entries.keySet()) if (Arrays.binarySearch(pids, known) < 0) vanished.add(known);
         List<Integer> orphaned = new ArrayList<>();
@@ -107,6 +127,53 @@ public final class ProcessTable {
             if (entry != null) processes.add(entry.sample);
         }
         return new ScanSample(time, started, List.copyOf(processes), complete, System.nanoTime() - started);
+    }
+
+    /**
+     * This scan's pids, ascending: the last scan's with the process events applied, or a fresh
+     * listing (complete scans, no events, events lost). Pids that exited and were reused since
+     * the last scan go into {@code reused}.
+     */
+    private int[] pids(boolean complete, Set<Integer> reused) {
+        if (events != null && eventsTrusted && !complete) {
+            Set<Integer> born = new HashSet<>(), died = new HashSet<>();
+            boolean whole = events.drain(new ProcEvents.Sink() {
+                @Override
+                public void forked(int tgid) {
+                    if (died.contains(tgid)) reused.add(tgid);
+                    born.add(tgid);
+                }
+
+                @Override
+                public void exited(int tgid) {
+                    if (!born.remove(tgid)) died.add(tgid); // born and gone between two scans: never seen
+                }
+            });
+            if (whole) {
+                int[] out = new int[lastPids.length + born.size()];
+                int n = 0;
+                for (int pid : lastPids) if (!died.contains(pid) || born.contains(pid)) out[n++] = pid;
+                for (int pid : born) if (Arrays.binarySearch(lastPids, pid) < 0) out[n++] = pid;
+                int[] pids = Arrays.copyOf(out, n);
+                Arrays.sort(pids);
+                return pids;
+            }
+            reused.clear(); // events were lost: list, and trust the events again from here
+        }
+        if (events != null) {
+            events.drain(new ProcEvents.Sink() { // what happened before this listing, the listing shows
+                @Override
+                public void forked(int tgid) {
+                }
+
+                @Override
+                public void exited(int tgid) {
+                }
+            });
+            eventsTrusted = true;
+        }
+        listings++;
+        return reader.pids();
     }
 
     /** The next share of the pids known from the last scan. */
