@@ -16,7 +16,7 @@ import java.util.Map;
  * exponential), the rates the median over those scans: a group that grew linearly, then sat at
  * its cap ("steady") and was stopped is told as linear at its growing rate.
  *
- * @param capTasks the group's cgroup pids.max (tasks + room at the last scan that knew it), -1 unknown
+ * @param capTasks the group's cgroup pids.max at the last scan that knew it (older recordings: tasks + room), -1 unknown
  */
 public record GroupHistory(String command, int peakTasks, double peakTasksSeconds, long peakRssBytes,
                            double peakRssSeconds, String growth, double tasksPerSecond, double bytesPerSecond, int chains,
@@ -58,7 +58,8 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
                 peakRss = g.rssBytes();
                 peakRssAt = seconds;
             }
-            if (g.cgroupRoom() >= 0) cap = g.tasks() + g.cgroupRoom();
+            if (g.cgroupMax() >= 0) cap = g.cgroupMax();
+            else if (g.cgroupRoom() >= 0) cap = g.tasks() + g.cgroupRoom(); // recordings before the cap was written
             chains = Math.max(chains, g.chains());
             deepest = Math.max(deepest, g.deepestChain());
             init |= g.parentedToInit();

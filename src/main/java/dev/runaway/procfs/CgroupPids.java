@@ -33,6 +33,18 @@ public final class CgroupPids {
         return OptionalLong.empty();
     }
 
+    /** The pids.max of the cgroup at this v2 path; empty when it has none. */
+    public OptionalLong limit(String v2Path) {
+        if (v2Path.isEmpty() || v2Path.equals("/")) return OptionalLong.empty();
+        String relative = v2Path.substring(1);
+        for (Path dir : new Path[] {sysFsCgroup.resolve(relative), sysFsCgroup.resolve("unified").resolve(relative),
+                sysFsCgroup.resolve("pids").resolve(relative)}) {
+            OptionalLong max = number(dir.resolve("pids.max"));
+            if (max.isPresent()) return max;
+        }
+        return OptionalLong.empty();
+    }
+
     private static OptionalLong number(Path file) {
         try {
             String text = Files.readString(file).trim();

@@ -79,6 +79,8 @@ public final class Planner {
         if (targets.isEmpty()) return "no targets";
         Set<String> seen = new LinkedHashSet<>();
         for (ProcessSample t : targets) {
+            // A zombie starts nothing, and its executable can no longer be read (init may be slow to reap it).
+            if (t.state() == 'Z' || t.state() == 'X') continue;
             if (t.exe().isEmpty()) return "pid " + t.pid() + ": its executable cannot be read";
             String key = dev.runaway.analysis.CommandKeys.of(t);
             if (!key.equals(t.exe())) {

@@ -8,9 +8,18 @@ import java.util.List;
  *
  * @param secondsToExhaustion NaN when the group is not heading to any limit
  * @param cgroupRoom          tasks the group's own cgroup still allows; -1 when unknown or uncapped
+ * @param cgroupMax           that cgroup's pids.max; -1 when unknown or uncapped
  */
 public record GroupPoint(String command, int tasks, long rssBytes, String growth, double tasksPerSecond,
                          double bytesPerSecond, double secondsToExhaustion, String exhaustedBy, int chains,
                          int deepestChain, boolean parentedToInit, boolean recursive, List<String> cycle,
-                         long cgroupRoom) {
+                         long cgroupRoom, long cgroupMax) {
+
+    /** A group whose cgroup cap is not known. */
+    public GroupPoint(String command, int tasks, long rssBytes, String growth, double tasksPerSecond,
+                      double bytesPerSecond, double secondsToExhaustion, String exhaustedBy, int chains,
+                      int deepestChain, boolean parentedToInit, boolean recursive, List<String> cycle, long cgroupRoom) {
+        this(command, tasks, rssBytes, growth, tasksPerSecond, bytesPerSecond, secondsToExhaustion, exhaustedBy, chains,
+                deepestChain, parentedToInit, recursive, cycle, cgroupRoom, -1);
+    }
 }

@@ -67,6 +67,7 @@ final class IncidentFormat {
                 g.cycle().forEach(cycle::add);
             }
             if (g.cgroupRoom() >= 0) o.put("room", g.cgroupRoom());
+            if (g.cgroupMax() >= 0) o.put("cap", g.cgroupMax());
         }
         ArrayNode gone = null;
         for (var it = written.keySet().iterator(); it.hasNext(); ) {
@@ -93,7 +94,7 @@ final class IncidentFormat {
                     o.path("growth").asText("unknown"), o.path("rate").asDouble(), o.path("bytesRate").asDouble(),
                     o.path("exhaustion").asDouble(Double.NaN), o.path("by").asText(""), o.path("chains").asInt(),
                     o.path("deepest").asInt(), o.path("init").asBoolean(), o.path("recursive").asBoolean(),
-                    List.copyOf(cycle), o.path("room").asLong(-1)));
+                    List.copyOf(cycle), o.path("room").asLong(-1), o.path("cap").asLong(-1)));
         }
         List<GroupPoint> groups = new ArrayList<>(current.values());
         groups.sort(SEVERITY);

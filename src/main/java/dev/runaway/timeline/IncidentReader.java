@@ -85,7 +85,7 @@ public final class IncidentReader {
             GrowthFit fit = s.fitTasks();
             groups.add(new GroupPoint(g.command(), g.tasks(), g.rssBytes(), fit.shape().json(), fit.perSecond(),
                     s.bytesPerSecond(), g.secondsToExhaustion(), g.exhaustedBy(), g.chains(), g.deepestChain(),
-                    g.parentedToInit(), g.recursive(), g.cycle(), g.cgroupRoom()));
+                    g.parentedToInit(), g.recursive(), g.cycle(), g.cgroupRoom(), g.cgroupMax()));
         }
         Set<String> present = live.groups().stream().map(GroupPoint::command).collect(Collectors.toSet());
         series.entrySet().removeIf(e -> !present.contains(e.getKey()) && e.getValue().staleAt(now));

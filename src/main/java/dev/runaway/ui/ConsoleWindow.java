@@ -485,6 +485,10 @@ public final class ConsoleWindow {
         w.theme(darkTheme);
         stage.setScene(w.scene);
         stage.setTitle(title(session));
+        for (int size : new int[] {16, 32, 48, 64, 128, 256}) {
+            var icon = ConsoleWindow.class.getResourceAsStream("icons/" + size + "/dev.runaway.Runaway.png");
+            if (icon != null) stage.getIcons().add(new javafx.scene.image.Image(icon));
+        }
         stage.setOnHidden(e -> {
             w.feed.close();
             w.ticker.close();

@@ -64,7 +64,7 @@ class StopEngineTest {
             awaitCap(drill);
             StopPlan plan = plan(tool.toString(), true);
             assertThat(plan.refused().get(Lever.FREEZE_CGROUP)).contains("share");
-            assertThat(plan.chosen()).isEqualTo(Lever.REVOKE_EXEC);
+            assertThat(plan.chosen()).as(String.join("\n", plan.describe())).isEqualTo(Lever.REVOKE_EXEC);
             assertThat(plan.binaries()).containsExactly(tool.toString());
             int before = mode(tool);
             StopEngine.Outcome outcome = run(plan);
