@@ -57,6 +57,8 @@ public final class ScanBench {
                          boolean followsEvents, double churnPercent, double pulseMedianMs, double pulseWorstMs, Live live) {
     }
 
+    static final int INCREMENTAL_ROUNDS = 9;
+
     /** The JVM options the launcher gives the console, so the live run's memory is the console's. */
     public static final List<String> CONSOLE_JVM_OPTIONS = List.of("-Xms32m", "-Xmx512m", "-XX:+UseSerialGC");
 
@@ -208,7 +210,8 @@ public final class ScanBench {
     private double[] incrementalWithChurn(Sandbox sandbox, ProcessTable following, ProcessTable listing) throws Exception {
         List<Double> runs = new ArrayList<>(), listed = new ArrayList<>();
         int churn = Math.max(1, sleepers / 100);
-        for (int r = 0; r < rounds; r++) {
+        // Cheap next to the other readers, and noisy: more rounds for a steadier median.
+        for (int r = 0; r < Math.max(rounds, INCREMENTAL_ROUNDS); r++) {
             int killed = 0;
             for (int pid : sandbox.memberPids()) {
                 if (killed >= churn) break;

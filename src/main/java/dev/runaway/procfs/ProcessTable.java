@@ -38,6 +38,7 @@ public final class ProcessTable {
     private ProcEvents events;       // null: every scan lists /proc
     private boolean eventsTrusted;   // a listing has been taken since the events began, and none were lost
     private long listings;
+    private int[] followed; // the last pids made from events rather than a listing
 
     static final class Entry {
         ProcStat stat;
@@ -82,14 +83,19 @@ public final class ProcessTable {
         else addRoundRobin(early);
         Future<Map<Integer, ProcStat>> earlyHalf = Helper.submit(reader, early.subList(early.size() / 2, early.size()));
         Set<Integer> reused = new HashSet<>();
-        int[] pids = pids(complete, reused); // ascending
+        Set<Integer> exited = new HashSet<>();
+        int[] pids = pids(complete, reused, exited); // ascending
         Map<Integer, ProcStat> earlyStats = readStats(early.subList(0, early.size() / 2));
         earlyStats.putAll(Helper.join(earlyHalf));
 
         Set<Integer> vanished = new HashSet<>(lostMidScan);
         vanished.addAll(reused); // exited and born again under the same pid since the last scan
         lostMidScan = new HashSet<>();
-        for (Integer known : entries.keySet()) if (Arrays.binarySearch(pids, known) < 0) vanished.add(known);
+        if (pids != followed) {
+            for (Integer known : entries.keySet()) if (Arrays.binarySearch(pids, known) < 0) vanished.add(known);
+        } else {
+            for (Integer pid : exited) if (entries.containsKey(pid)) vanished.add(pid); // the events named them
+        }
         List<Integer> orphaned = new ArrayList<>();
         if (!vanished.isEmpty()) {
             for (Map.Entry<Integer, Entry> e : entries.entrySet()) {
@@ -132,9 +138,10 @@ public final class ProcessTable {
     /**
      * This scan's pids, ascending: the last scan's with the process events applied, or a fresh
      * listing (complete scans, no events, events lost). Pids that exited and were reused since
-     * the last scan go into {@code reused}.
+     * the last scan go into {@code reused}; when events were followed, the pids they say exited
+     * go into {@code exited}, and the result is also kept as {@link #followed}.
      */
-    private int[] pids(boolean complete, Set<Integer> reused) {
+    private int[] pids(boolean complete, Set<Integer> reused, Set<Integer> exited) {
         if (events != null && eventsTrusted && !complete) {
             Set<Integer> born = new HashSet<>(), died = new HashSet<>();
             boolean whole = events.drain(new ProcEvents.Sink() {
@@ -156,6 +163,8 @@ public final class ProcessTable {
                 for (int pid : born) if (Arrays.binarySearch(lastPids, pid) < 0) out[n++] = pid;
                 int[] pids = Arrays.copyOf(out, n);
                 Arrays.sort(pids);
+                for (int pid : died) if (!born.contains(pid)) exited.add(pid);
+                followed = pids;
                 return pids;
             }
             reused.clear(); // events were lost: list, and trust the events again from here

@@ -1,14 +1,10 @@
 package dev.runaway.cli;
 
-import dev.runaway.analysis.Chain;
-import dev.runaway.analysis.Group;
-import dev.runaway.analysis.GrowthFit;
 import dev.runaway.analysis.GrowthSeries;
 import dev.runaway.analysis.Snapshot;
-import dev.runaway.model.Pressure;
-import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.PulseSample;
 import dev.runaway.timeline.EventKind;
+import dev.runaway.timeline.SyntheticIncident;
 import dev.runaway.timeline.IncidentRecorder;
 import dev.runaway.timeline.RecordingWriter;
 import dev.runaway.timeline.Timeline;
@@ -25,7 +21,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalDouble;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,23 +58,11 @@ class ExportCommandTest {
     }
 
     private static PulseSample pulse(int i) {
-        long mono = T0 + i * 100_000_000L;
-        return new PulseSample(WALL.plusMillis(i * 100L), mono, 400 + 32 * i / 10, 90_000 + 32L * i / 10, 24L << 30,
-                (20L << 30) - (250L << 20) * i / 10, 8L << 30, 8L << 30, Optional.of(new Pressure(i * 0.2, i * 0.05, 0, 0)),
-                32768, 190_000);
+        return SyntheticIncident.evenPulse(i);
     }
 
     private static Snapshot snapshot(int second, GrowthSeries series, long room) {
-        int tasks = 1 + 32 * second;
-        long rss = (250L << 20) * second;
-        long mono = T0 + second * 1_000_000_000L + 7_654_321L;
-        series.add(mono / 1e9, tasks, rss);
-        GrowthFit fit = series.fitTasks();
-        Chain chain = new Chain(new ProcessIdentity(100, 5), tasks, tasks, List.of("deploy.sh"), List.of(100));
-        Group g = new Group("/tmp/deploy.sh", tasks, List.of(chain), false, false, List.of(), 1, rss, fit,
-                series.bytesPerSecond(), OptionalDouble.empty(), "", List.of(100), "/runaway-sandbox.x", room);
-        return new Snapshot(WALL.plusSeconds(second), pulse(second * 10), 32, fit, List.of(g), 500 + tasks,
-                1_000_000, 1_000_000, mono, 0);
+        return SyntheticIncident.snapshot(second, series, "/runaway-sandbox.x", room);
     }
 
     @Test

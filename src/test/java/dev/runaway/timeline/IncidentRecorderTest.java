@@ -1,12 +1,9 @@
 package dev.runaway.timeline;
 
-import dev.runaway.analysis.Chain;
 import dev.runaway.analysis.Group;
 import dev.runaway.analysis.GrowthFit;
 import dev.runaway.analysis.GrowthSeries;
 import dev.runaway.analysis.Snapshot;
-import dev.runaway.model.Pressure;
-import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.PulseSample;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,29 +19,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The timeline recorded to a file and read back: same points, same derived figures, events. */
 class IncidentRecorderTest {
-    private static final long T0 = 1_000_000_000_000L;
-    private static final Instant WALL = Instant.parse("2026-11-29T10:00:00Z");
+    private static final long T0 = SyntheticIncident.T0;
+    private static final Instant WALL = SyntheticIncident.WALL;
 
     private static PulseSample pulse(int i) {
-        long mono = T0 + i * 100_000_000L + (i % 3) * 1_234_567L; // uneven spacing, as a real sampler
-        return new PulseSample(WALL.plusMillis(i * 100L), mono, 400 + 32 * i / 10, 90_000 + 32L * i / 10,
-                24L << 30, (20L << 30) - (250L << 20) * i / 10, 8L << 30, 8L << 30, Optional.of(new Pressure(i * 0.5, i * 0.1, 0, 0)),
-                32768, 190_000);
+        return SyntheticIncident.pulse(i);
     }
 
-    /** A linear runaway: 32 tasks and 250 MiB more each second, scanned once a second. */
     private static Snapshot snapshot(int second, GrowthSeries series, String cgroup, long room) {
-        int tasks = 1 + 32 * second;
-        long rss = (250L << 20) * second;
-        long mono = T0 + second * 1_000_000_000L + 7_654_321L;
-        series.add(mono / 1e9, tasks, rss);
-        GrowthFit fit = series.fitTasks();
-        Chain chain = new Chain(new ProcessIdentity(100, 5), tasks, tasks, List.of("deploy.sh"), List.of(100));
-        Group g = new Group("/tmp/deploy.sh", tasks, List.of(chain), true, second >= 2,
-                second >= 2 ? List.of("deploy.sh", "python3 -m unittest", "deploy.sh") : List.of(), second >= 2 ? 3 : 1,
-                rss, fit, series.bytesPerSecond(), OptionalDouble.of(60 - second), "memory", List.of(100), cgroup, room);
-        return new Snapshot(WALL.plusSeconds(second), pulse(second * 10), 32, fit, List.of(g), 500 + tasks,
-                1_000_000, 1_000_000, mono, second == 3 ? 40 : 0);
+        return SyntheticIncident.snapshot(second, series, cgroup, room);
     }
 
     private static IncidentRecorder record(Path file, long maxBytes, Timeline timeline) throws Exception {
