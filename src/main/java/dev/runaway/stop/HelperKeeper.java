@@ -28,7 +28,7 @@ public final class HelperKeeper {
     public HelperKeeper(Actuator actuator, boolean root) {
         this.actuator = actuator;
         this.state = new AtomicReference<>(root ? State.NOT_NEEDED : State.IDLE);
-        if (root) why = "running as root: no helper needed";
+        if (root) why = "not needed (running as root)";
     }
 
     /** Feed every snapshot: the first spike starts the helper. */
@@ -68,7 +68,8 @@ public final class HelperKeeper {
     /** The state in words, for a status line. */
     public String describe() {
         State s = state();
-        return s == State.IDLE ? "helper not started (starts on a spike or when a stop plan opens)" : "helper " + why;
+        if (s != State.RUNNING && s != State.NOT_NEEDED && actuator.hasHelper()) return "helper running"; // a plan started it
+        return s == State.IDLE ? "helper not started (starts on a spike or a stop plan)" : "helper " + why;
     }
 
     static boolean spike(Snapshot s) {

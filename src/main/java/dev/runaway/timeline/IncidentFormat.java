@@ -61,8 +61,8 @@ final class IncidentFormat {
                     .put("chains", g.chains()).put("deepest", g.deepestChain());
             if (!Double.isNaN(g.secondsToExhaustion())) o.put("exhaustion", g.secondsToExhaustion()).put("by", g.exhaustedBy());
             if (g.parentedToInit()) o.put("init", true);
-            if (g.recursive()) {
-                o.put("recursive", true);
+            if (g.recursive()) o.put("recursive", true);
+            if (!g.cycle().isEmpty()) { // a key seen twice along a line has a cycle before it counts as recursion
                 ArrayNode cycle = o.putArray("cycle");
                 g.cycle().forEach(cycle::add);
             }

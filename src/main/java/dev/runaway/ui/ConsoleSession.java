@@ -9,6 +9,7 @@ import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.TeardownReport;
 import dev.runaway.stop.Actuator;
 import dev.runaway.stop.Disposable;
+import dev.runaway.stop.HelperKeeper;
 import dev.runaway.stop.InstalledHelper;
 import dev.runaway.sys.LibC;
 import dev.runaway.timeline.GroupScan;
@@ -41,6 +42,7 @@ public final class ConsoleSession implements AutoCloseable {
     private final GuidedStop stop;
     private final Incident replayed;
     private volatile Drill drill;
+    private HelperKeeper keeper; // live sessions only
     private volatile TeardownReport lastTeardown;
 
     private ConsoleSession(Timeline timeline, LiveAnalysis live, IncidentRecorder recorder, Actuator actuator,
@@ -67,8 +69,13 @@ public final class ConsoleSession implements AutoCloseable {
         boolean root = LibC.INSTANCE.geteuid() == 0;
         Actuator actuator = new Actuator(PROC, root ? () -> null : InstalledHelper::start);
         GuidedStop stop = new GuidedStop(PROC, PulseReader.live(), actuator, root, Disposable.forThisUser(), timeline, recorder::event);
+        // The helper starts on the first spike, not only when a plan opens: once pids run out, pkexec cannot.
+        HelperKeeper keeper = new HelperKeeper(actuator, root);
+        live.onSnapshot(keeper::onSnapshot);
         live.start();
-        return new ConsoleSession(timeline, live, recorder, actuator, stop, null);
+        ConsoleSession session = new ConsoleSession(timeline, live, recorder, actuator, stop, null);
+        session.keeper = keeper;
+        return session;
     }
 
     /** A recorded incident, shown as if live: charts from its timeline, groups from its last scan. */
@@ -88,6 +95,11 @@ public final class ConsoleSession implements AutoCloseable {
     /** The live analysis, or empty in a replay. */
     public Optional<LiveAnalysis> live() {
         return Optional.ofNullable(live);
+    }
+
+    /** The helper's state in words for the status line; empty in a replay. */
+    public Optional<String> helperStatus() {
+        return Optional.ofNullable(keeper).map(HelperKeeper::describe);
     }
 
     public Optional<GuidedStop> guidedStop() {

@@ -137,7 +137,10 @@ public final class ConsoleWindow {
         MenuItem exportShown = new MenuItem("Export the time shown…");
         exportShown.setAccelerator(KeyCombination.keyCombination("Shortcut+Shift+E"));
         exportShown.setOnAction(e -> chooseExport(true));
-        file.getItems().addAll(open, export, exportShown, new SeparatorMenuItem(), quit);
+        MenuItem snapshot = new MenuItem("Save the charts as shown (PNG)…");
+        snapshot.setAccelerator(KeyCombination.keyCombination("Shortcut+Shift+S"));
+        snapshot.setOnAction(e -> chooseSnapshot());
+        file.getItems().addAll(open, export, exportShown, snapshot, new SeparatorMenuItem(), quit);
 
         Menu drill = new Menu("_Drill");
         for (Scenario s : Scenario.values()) {
@@ -371,7 +374,7 @@ public final class ConsoleWindow {
         StringBuilder b = new StringBuilder();
         if (session.isLive()) {
             b.append(health.text());
-            b.append(session.guidedStop().map(s -> s.helperRunning() ? " · helper running" : " · helper not started").orElse(""));
+            b.append(session.helperStatus().map(h -> " · " + h).orElse(""));
         } else {
             b.append("replay of ").append(session.timeline().source()).append(" · ")
                     .append(Units.seconds(session.timeline().endSeconds())).append(" recorded · ")
@@ -462,6 +465,41 @@ public final class ConsoleWindow {
                 Platform.runLater(() -> exportStatus = why);
             }
         });
+    }
+
+    private void chooseSnapshot() {
+        javafx.stage.DirectoryChooser chooser = new javafx.stage.DirectoryChooser();
+        chooser.setTitle("Save the charts as shown to a folder");
+        File dir = chooser.showDialog(overlay.getScene().getWindow());
+        if (dir != null) snapshot(dir.toPath());
+    }
+
+    /**
+     * The charts exactly as the window shows them (zoom, theme, markers), through ChartFX's own
+     * snapshot path: each chart drawn to an image on the JavaFX thread, encoded to PNG (pngj)
+     * off it. The export's PNGs are redrawn for print; these are what is on screen.
+     */
+    List<java.nio.file.Path> snapshot(java.nio.file.Path dir) {
+        List<java.nio.file.Path> files = new java.util.ArrayList<>();
+        List<javafx.scene.image.WritableImage> images = new java.util.ArrayList<>();
+        String[] names = {"tasks", "memory", "pressure"};
+        List<io.fair_acc.chartfx.XYChart> shown = charts.charts();
+        for (int i = 0; i < shown.size(); i++) {
+            images.add(shown.get(i).snapshot(null, null));
+            files.add(dir.resolve("screen-" + (i < names.length ? names[i] : "chart" + i) + ".png"));
+        }
+        background("runaway-console-snapshot", () -> {
+            try {
+                java.nio.file.Files.createDirectories(dir);
+                for (int i = 0; i < images.size(); i++) io.fair_acc.chartfx.utils.WriteFxImage.savePng(images.get(i), files.get(i).toFile());
+                String done = "Saved " + files.size() + " charts as shown to " + dir;
+                Platform.runLater(() -> exportStatus = done);
+            } catch (java.io.IOException | RuntimeException e) {
+                String why = "Saving the charts failed: " + e.getMessage();
+                Platform.runLater(() -> exportStatus = why);
+            }
+        });
+        return files;
     }
 
     void theme(boolean darkTheme) {

@@ -73,6 +73,7 @@ class HelperAheadOfNeedTest {
             keeper.onSnapshot(snapshot(5_000));
             keeper.planOpened();
             assertThat(keeper.state()).isEqualTo(HelperKeeper.State.NOT_NEEDED);
+            assertThat(keeper.describe()).isEqualTo("helper not needed (running as root)");
             assertThat(starts[0]).isZero();
         }
     }

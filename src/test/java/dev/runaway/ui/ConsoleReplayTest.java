@@ -92,6 +92,17 @@ class ConsoleReplayTest {
         assertThat(window.exportStatus).contains(out.toString());
         assertThat(out.resolve("tasks.png")).exists();
         assertThat(out.resolve("report.html")).exists();
+
+        // File > Save the charts as shown: ChartFX's own snapshot of each chart, as PNG.
+        Path shown = dir.resolve("shown");
+        List<Path> pngs = WaitForAsyncUtils.asyncFx(() -> window.snapshot(shown)).get();
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> window.exportStatus.startsWith("Saved"));
+        assertThat(pngs).extracting(p -> p.getFileName().toString())
+                .containsExactly("screen-tasks.png", "screen-memory.png", "screen-pressure.png");
+        var tasksChart = window.charts.tasksChart;
+        java.awt.image.BufferedImage png = javax.imageio.ImageIO.read(pngs.get(0).toFile());
+        assertThat(png.getWidth()).isEqualTo((int) Math.round(tasksChart.getWidth()));
+        assertThat(png.getHeight()).isEqualTo((int) Math.round(tasksChart.getHeight()));
     }
 
     private static PulseSample pulse(int i) {
