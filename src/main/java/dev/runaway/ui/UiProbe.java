@@ -16,14 +16,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * Measures how responsive a console window is, for {@code runaway bench ui}: every 20 ms a
  * task is posted to the JavaFX thread and the delay until it runs is kept (a stall shows as a
  * long delay); every refresh, the age of the newest pulse it shows (from the sampler's thread
- * handing it over to the label being set).
+ * handing it over to the label being set). A collector's pause stops the posting thread too, so
+ * no task waits through it; the gaps between the probe's tasks running on the JavaFX thread (by
+ * the wall clock) are what show such freezes.
  */
 public final class UiProbe implements AutoCloseable {
     /** Figures in milliseconds. */
     public record Figures(int fxSamples, double fxMedianMs, double fxP99Ms, double fxWorstMs, int stallsOver100Ms,
                           int renders, double sampleToScreenMedianMs, double sampleToScreenP95Ms,
-                          double sampleToScreenWorstMs) {
+                          double sampleToScreenWorstMs, double freezeWorstMs, int freezesOver100Ms) {
     }
+
+    /** The probe's period: a gap between two of its tasks longer than this, plus 100 ms, is a freeze. */
+    static final double PERIOD_MS = 20;
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "runaway-ui-probe");
@@ -32,6 +37,8 @@ public final class UiProbe implements AutoCloseable {
     });
     private final List<Double> fxDelays = Collections.synchronizedList(new ArrayList<>());
     private final List<Double> sampleAges = Collections.synchronizedList(new ArrayList<>());
+    private final List<Double> runGaps = Collections.synchronizedList(new ArrayList<>());
+    private long lastRun; // JavaFX thread only
     private volatile boolean measuring;
     private long lastArrival;
 
@@ -66,7 +73,12 @@ public final class UiProbe implements AutoCloseable {
     private void post() {
         long posted = System.nanoTime();
         Platform.runLater(() -> {
-            if (measuring) fxDelays.add((System.nanoTime() - posted) / 1e6);
+            long now = System.nanoTime();
+            if (measuring) {
+                fxDelays.add((now - posted) / 1e6);
+                if (lastRun != 0) runGaps.add((now - lastRun) / 1e6 - PERIOD_MS);
+            }
+            lastRun = now;
         });
     }
 
@@ -110,6 +122,7 @@ public final class UiProbe implements AutoCloseable {
         if (on) {
             fxDelays.clear();
             sampleAges.clear();
+            runGaps.clear();
         }
         measuring = on;
     }
@@ -118,8 +131,10 @@ public final class UiProbe implements AutoCloseable {
         List<Double> fx = sorted(fxDelays);
         List<Double> age = sorted(sampleAges);
         int stalls = episodes();
+        List<Double> gaps = sorted(runGaps);
+        int freezes = (int) gaps.stream().filter(g -> g > 100).count();
         return new Figures(fx.size(), pct(fx, 50), pct(fx, 99), pct(fx, 100), stalls, age.size(), pct(age, 50), pct(age, 95),
-                pct(age, 100));
+                pct(age, 100), pct(gaps, 100), freezes);
     }
 
     /** Stalls as episodes: a run of posted tasks that each waited over 100 ms counts once. */
