@@ -70,18 +70,20 @@ class ProcEventsTest {
         assumeTrue(opened.isPresent(), "process events need CAP_NET_ADMIN");
         try (ProcEvents events = opened.get(); Sandbox box = Sandboxes.create(SandboxSpec.of("test-proc-events-table", 400))) {
             ProcessTable table = new ProcessTable(new ProcReader(PROC), LibC.INSTANCE.getpagesize()).following(events);
-            sleepers(box, 100);
+            Set<Integer> starters = new HashSet<>();
+            starters.add((int) sleepers(box, 100).pid());
             table.scan(false);
             assertThat(table.listings()).as("the first scan lists: events are trusted from a listing on").isEqualTo(1);
             for (int round = 0; round < 5; round++) {
+                // 20 living sleepers of this sandbox (never a starter this test holds a handle of).
                 int killed = 0;
                 for (int pid : box.memberPids()) {
                     if (killed == 20) break;
-                    ProcessHandle.of(pid).filter(h -> h.info().command().orElse("").contains("drill-worker")
-                            && h.parent().isPresent()).ifPresent(h -> h.destroyForcibly());
-                    killed++;
+                    boolean sleeper = !starters.contains(pid) && ProcStat.read(PROC, pid).map(s -> s.state() != 'Z').orElse(false);
+                    if (sleeper && LibC.INSTANCE.kill(pid, LibC.SIGKILL) == 0) killed++;
                 }
-                sleepers(box, 20);
+                assertThat(killed).isEqualTo(20);
+                starters.add((int) sleepers(box, 20).pid());
                 Thread.sleep(100);
                 List<ProcessSample> seen = table.scan(false).processes();
                 Set<Integer> members = box.memberPids();
