@@ -122,12 +122,13 @@ public final class Analyzer {
         boolean orphans = firstMembersAdopted(key, chains, forest);
 
         String cgroup = cgroups.size() == 1 ? cgroups.iterator().next() : "";
-        OptionalLong cgroupRoom = cgroup.isEmpty() ? OptionalLong.empty() : cgroupPids.remaining(cgroup);
+        Optional<CgroupPids.Cap> cap = cgroup.isEmpty() ? Optional.empty() : cgroupPids.cap(cgroup);
+        OptionalLong cgroupRoom = cap.map(c -> OptionalLong.of(c.room())).orElse(OptionalLong.empty());
         // The console's own warm-up is not an incident.
         Exhaustion exhaustion = self ? Exhaustion.NONE : Exhaustion.of(growth, bytesPerSecond, tasks, pulse, cgroupRoom);
         return new Group(key, tasks, List.copyOf(chains), orphans, recursion.repeats() >= RECURSION_REPEATS,
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
-                List.copyOf(pids), cgroup, cgroupRoom.orElse(-1));
+                List.copyOf(pids), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L));
     }
 
     /**

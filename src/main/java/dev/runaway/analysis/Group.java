@@ -16,9 +16,18 @@ import java.util.OptionalDouble;
  *                            this rate; empty when not heading there
  * @param cgroup              the one cgroup (v2 path) that holds every member, or "" when they are spread
  * @param cgroupRoom          how many more tasks that cgroup's pids.max allows; -1 when unknown or uncapped
+ * @param cgroupMax           that cgroup's pids.max; -1 when unknown or uncapped
  */
 public record Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
                     List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
                     OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids,
-                    String cgroup, long cgroupRoom) {
+                    String cgroup, long cgroupRoom, long cgroupMax) {
+
+    /** A group whose cgroup's cap is not known beyond its room. */
+    public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
+                 List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
+                 OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids, String cgroup, long cgroupRoom) {
+        this(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth, bytesPerSecond,
+                secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, -1);
+    }
 }

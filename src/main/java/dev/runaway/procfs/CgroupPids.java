@@ -3,6 +3,7 @@ package dev.runaway.procfs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -20,29 +21,28 @@ public final class CgroupPids {
         return new CgroupPids(Path.of("/sys/fs/cgroup"));
     }
 
-    /** Tasks left under the cap of the cgroup at this v2 path; empty when it has no cap. */
-    public OptionalLong remaining(String v2Path) {
-        if (v2Path.isEmpty() || v2Path.equals("/")) return OptionalLong.empty();
+    /** A cgroup's pids.max and how many more tasks it allows. */
+    public record Cap(long max, long room) {
+    }
+
+    /** The cap of the cgroup at this v2 path; empty when it has none. */
+    public Optional<Cap> cap(String v2Path) {
+        if (v2Path.isEmpty() || v2Path.equals("/")) return Optional.empty();
         String relative = v2Path.substring(1);
         for (Path dir : new Path[] {sysFsCgroup.resolve(relative), sysFsCgroup.resolve("unified").resolve(relative),
                 sysFsCgroup.resolve("pids").resolve(relative)}) {
             OptionalLong max = number(dir.resolve("pids.max"));
             OptionalLong current = number(dir.resolve("pids.current"));
-            if (max.isPresent() && current.isPresent()) return OptionalLong.of(Math.max(0, max.getAsLong() - current.getAsLong()));
+            if (max.isPresent() && current.isPresent()) {
+                return Optional.of(new Cap(max.getAsLong(), Math.max(0, max.getAsLong() - current.getAsLong())));
+            }
         }
-        return OptionalLong.empty();
+        return Optional.empty();
     }
 
-    /** The pids.max of the cgroup at this v2 path; empty when it has none. */
-    public OptionalLong limit(String v2Path) {
-        if (v2Path.isEmpty() || v2Path.equals("/")) return OptionalLong.empty();
-        String relative = v2Path.substring(1);
-        for (Path dir : new Path[] {sysFsCgroup.resolve(relative), sysFsCgroup.resolve("unified").resolve(relative),
-                sysFsCgroup.resolve("pids").resolve(relative)}) {
-            OptionalLong max = number(dir.resolve("pids.max"));
-            if (max.isPresent()) return max;
-        }
-        return OptionalLong.empty();
+    /** Tasks left under the cap of the cgroup at this v2 path; empty when it has no cap. */
+    public OptionalLong remaining(String v2Path) {
+        return cap(v2Path).map(c -> OptionalLong.of(c.room())).orElse(OptionalLong.empty());
     }
 
     private static OptionalLong number(Path file) {

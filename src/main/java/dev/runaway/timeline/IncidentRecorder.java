@@ -5,7 +5,6 @@ import dev.runaway.analysis.Group;
 import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.analysis.Snapshot;
 import dev.runaway.model.PulseSample;
-import dev.runaway.procfs.CgroupPids;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -25,7 +24,6 @@ public final class IncidentRecorder implements AutoCloseable {
     static final long ROTATION_MARGIN = 64 << 10;
     private final Timeline timeline;
     private final EventDetector detector = new EventDetector();
-    private final CgroupPids cgroupPids = CgroupPids.live();
     private RecordingWriter writer;
     private volatile String failure = "";
     private PulsePoint lastPulse;
@@ -99,15 +97,13 @@ public final class IncidentRecorder implements AutoCloseable {
         timeline.add(e);
     }
 
-    private GroupPoint point(Group g) {
+    static GroupPoint point(Group g) {
         int deepest = 0;
         for (Chain c : g.chains()) deepest = Math.max(deepest, c.depth());
-        // The cap itself, not tasks + room: the cgroup may also hold a starter or a dying task.
-        long max = g.cgroupRoom() >= 0 ? cgroupPids.limit(g.cgroup()).orElse(-1) : -1;
         return new GroupPoint(g.command(), g.tasks(), g.rssBytes(), g.tasksGrowth().shape().json(),
                 g.tasksGrowth().perSecond(), g.bytesPerSecond(), g.secondsToExhaustion().orElse(Double.NaN),
                 g.exhaustedBy(), g.chains().size(), deepest, g.parentedToInit(), g.recursive(), g.cycle(), g.cgroupRoom(),
-                max);
+                g.cgroupMax()); // the cap itself, not tasks + room: the cgroup may also hold a starter or a dying task
     }
 
     private void write(String type, double seconds, java.time.Instant time, com.fasterxml.jackson.databind.node.ObjectNode fields) {
