@@ -1,5 +1,6 @@
 package dev.runaway.analysis;
 
+import dev.runaway.model.PidList;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
 import dev.runaway.model.PulseSample;
@@ -41,6 +42,8 @@ public final class Analyzer {
 
     private final int selfPid = (int) ProcessHandle.current().pid();
     private Forest lastForest;
+    private Chains.Cut lastCut = Chains.Cut.NONE; // its unchanged chains are reused by the next cut
+    private final Map<String, List<String>> singleCommands = new HashMap<>(); // one list per key for chains of one command
     private final KeyCache keys = new KeyCache();
 
     public Analyzer(CgroupPids cgroupPids) {
@@ -58,16 +61,21 @@ public final class Analyzer {
         Map<String, Integer> keyIds = new HashMap<>();
         int[] keyOf = new int[processes.size()];
         for (int i = 0; i < processes.size(); i++) {
-            keyOf[i] = keyIds.computeIfAbsent(keys.of(processes.get(i)), k -> {
-                keyNames.add(k);
-                return keyNames.size() - 1;
-            });
+            String key = keys.of(processes.get(i));
+            Integer id = keyIds.get(key);
+            if (id == null) {
+                id = keyNames.size();
+                keyNames.add(key);
+                keyIds.put(key, id);
+            }
+            keyOf[i] = id;
         }
-        keys.forgetAllBut(processes);
+        keys.endScan(processes.size());
         PidIndex pids = new PidIndex(processes);
         int reparented = lineage.update(processes, pids, keyOf, keyNames);
         Forest forest = Forest.build(processes, pids, keyOf, keyNames, lineage);
-        Chains.Cut cut = Chains.of(forest);
+        Chains.Cut cut = Chains.of(forest, lastCut, singleCommands);
+        singleCommands.keySet().retainAll(keyIds.keySet());
         int[] repeats = Recursion.repeatsAlongLines(forest);
 
         int[] counts = new int[keyNames.size()];
@@ -86,6 +94,7 @@ public final class Analyzer {
         groupHistory.entrySet().removeIf(h -> !keyIds.containsKey(h.getKey()) && h.getValue().staleAt(now));
         groups.sort(SEVERITY);
         lastForest = forest;
+        lastCut = cut;
         return new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
                 processes.size(), scan.scanNanos(), System.nanoTime() - started, scan.monotonicNanos(), reparented);
     }
@@ -98,7 +107,8 @@ public final class Analyzer {
                         double now) {
         int tasks = 0;
         long rss = 0;
-        List<Integer> pids = new ArrayList<>(members.length);
+        int[] pids = new int[members.length];
+        int count = 0;
         // By index, never by value: a chain 49,000 deep hashes its whole pid list.
         BitSet chainIndices = new BitSet();
         Set<String> cgroups = new HashSet<>();
@@ -107,7 +117,7 @@ public final class Analyzer {
             ProcessSample p = forest.living.get(m);
             tasks += Math.max(1, p.numThreads());
             rss += p.rssBytes();
-            pids.add(p.pid());
+            pids[count++] = p.pid();
             self |= p.pid() == selfPid;
             if (cut.chainOfLiving()[m] != Forest.NONE) chainIndices.set(cut.chainOfLiving()[m]);
             cgroups.add(p.cgroup());
@@ -128,7 +138,7 @@ public final class Analyzer {
         Exhaustion exhaustion = self ? Exhaustion.NONE : Exhaustion.of(growth, bytesPerSecond, tasks, pulse, cgroupRoom);
         return new Group(key, tasks, List.copyOf(chains), orphans, recursion.repeats() >= RECURSION_REPEATS,
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
-                List.copyOf(pids), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L));
+                PidList.copyOf(pids, count), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L));
     }
 
     /**

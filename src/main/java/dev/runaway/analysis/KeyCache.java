@@ -4,10 +4,7 @@ import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
 
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Command keys kept between scans: a key is worked out again only when the process's cmdline
@@ -15,25 +12,42 @@ import java.util.Set;
  * it, so a reference comparison is enough.
  */
 final class KeyCache {
-    private record Entry(List<String> cmdline, String exe, String key) {
+    private static final class Entry {
+        final java.util.List<String> cmdline;
+        final String exe;
+        final String key;
+        int seen; // the last scan that asked for it
+
+        Entry(java.util.List<String> cmdline, String exe, String key) {
+            this.cmdline = cmdline;
+            this.exe = exe;
+            this.key = key;
+        }
     }
 
     private final Map<ProcessIdentity, Entry> entries = new HashMap<>();
-    private int scans;
+    private int scan;
 
     String of(ProcessSample p) {
         Entry e = entries.get(p.identity());
-        if (e != null && e.cmdline == p.cmdline() && e.exe.equals(p.exe())) return e.key;
-        String key = CommandKeys.of(p);
-        entries.put(p.identity(), new Entry(p.cmdline(), p.exe(), key));
-        return key;
+        if (e == null || e.cmdline != p.cmdline() || !e.exe.equals(p.exe())) {
+            e = new Entry(p.cmdline(), p.exe(), CommandKeys.of(p));
+            entries.put(p.identity(), e);
+        }
+        e.seen = scan;
+        return e.key;
     }
 
-    /** Drops processes that are gone, every tenth scan (the cache may hold them that long). */
-    void forgetAllBut(List<ProcessSample> living) {
-        if (++scans % 10 != 0 && entries.size() < 2 * living.size() + 1024) return;
-        Set<ProcessIdentity> keep = new HashSet<>(living.size() * 2);
-        for (ProcessSample p : living) keep.add(p.identity());
-        entries.keySet().retainAll(keep);
+    /**
+     * Ends a scan in which {@link #of} was asked for every living process. Every tenth scan, the
+     * processes it was not asked for are dropped: by the mark each entry carries, not a set of
+     * the living (a set of 50,000 made now and then outlived young collections and was promoted).
+     */
+    void endScan(int living) {
+        if (scan % 10 == 9 || entries.size() >= 2 * living + 1024) {
+            int now = scan;
+            entries.values().removeIf(e -> e.seen != now);
+        }
+        scan++;
     }
 }

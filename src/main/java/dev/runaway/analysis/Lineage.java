@@ -3,8 +3,6 @@ package dev.runaway.analysis;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,13 +18,24 @@ import java.util.Set;
  */
 public final class Lineage {
     /** A process as remembered: its command and the parent it was first seen under. */
-    record Origin(String commandKey, ProcessIdentity parent, boolean parentedToInitAtFirstSight) {
+    static final class Origin {
+        final String commandKey;
+        final ProcessIdentity parent;
+        final boolean parentedToInitAtFirstSight;
+        int sweep; // the last ghost sweep that found it on a living line
+
+        Origin(String commandKey, ProcessIdentity parent, boolean parentedToInitAtFirstSight) {
+            this.commandKey = commandKey;
+            this.parent = parent;
+            this.parentedToInitAtFirstSight = parentedToInitAtFirstSight;
+        }
     }
 
     private final Map<ProcessIdentity, Origin> origins = new HashMap<>();
     private final Set<ProcessIdentity> reparented = new HashSet<>();
     private static final int GHOST_SWEEP_EVERY = 10;
     private int updates;
+    private int sweeps;
 
     /**
      * Takes in one scan: new processes, reparentings, and now and then forgets unneeded ghosts.
@@ -42,7 +51,7 @@ public final class Lineage {
             if (known == null) {
                 boolean underInit = p.ppid() == 1 || parentId == null;
                 origins.put(p.identity(), new Origin(keyNames.get(keyOfLiving[i]), underInit ? null : parentId, underInit));
-            } else if (known.parent() != null && !known.parent().equals(parentId)) {
+            } else if (known.parent != null && !known.parent.equals(parentId)) {
                 if (reparented.add(p.identity())) newly++; // its first parent is gone: init or a subreaper has it now
             }
         }
@@ -53,18 +62,22 @@ public final class Lineage {
         return newly;
     }
 
+    /**
+     * Marks every origin on a line up from a living process, then drops the unmarked. The mark is
+     * in the origin (a set of 50,000 made now and then outlived young collections and was
+     * promoted), and a walk stops at the first origin already marked: it never loops.
+     */
     private void forgetUnreferencedGhosts(List<ProcessSample> living) {
-        Set<ProcessIdentity> keep = new HashSet<>();
-        Deque<ProcessIdentity> todo = new ArrayDeque<>();
-        for (ProcessSample p : living) todo.add(p.identity());
-        while (!todo.isEmpty()) {
-            ProcessIdentity id = todo.pop();
-            if (!keep.add(id)) continue; // the visited set: a parent walk never loops
-            Origin o = origins.get(id);
-            if (o != null && o.parent() != null) todo.add(o.parent());
+        int sweep = ++sweeps;
+        for (ProcessSample p : living) {
+            Origin o = origins.get(p.identity());
+            while (o != null && o.sweep != sweep) {
+                o.sweep = sweep;
+                o = o.parent == null ? null : origins.get(o.parent);
+            }
         }
-        origins.keySet().retainAll(keep);
-        reparented.retainAll(keep);
+        origins.values().removeIf(o -> o.sweep != sweep);
+        reparented.removeIf(id -> !origins.containsKey(id));
     }
 
     public boolean isReparented(ProcessIdentity id) {
@@ -74,18 +87,18 @@ public final class Lineage {
     /** The parent this process was first seen under, if it was not init; may be a ghost. */
     public ProcessIdentity originalParent(ProcessIdentity id) {
         Origin o = origins.get(id);
-        return o == null ? null : o.parent();
+        return o == null ? null : o.parent;
     }
 
     /** The command of a process, living or ghost, as it was remembered. */
     public String commandKey(ProcessIdentity id) {
         Origin o = origins.get(id);
-        return o == null ? null : o.commandKey();
+        return o == null ? null : o.commandKey;
     }
 
     public boolean firstSeenUnderInit(ProcessIdentity id) {
         Origin o = origins.get(id);
-        return o != null && o.parentedToInitAtFirstSight();
+        return o != null && o.parentedToInitAtFirstSight;
     }
 
     int remembered() {

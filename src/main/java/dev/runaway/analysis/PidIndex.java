@@ -5,28 +5,53 @@ import dev.runaway.model.ProcessSample;
 import java.util.Arrays;
 import java.util.List;
 
-/** Pid to position in a scan's process list, by binary search over sorted primitive pairs. */
+/** Pid to position in a list (a scan's processes, a cut's chains), by binary search over sorted primitive pairs. */
 final class PidIndex {
     static final int NONE = -1;
+    static final PidIndex EMPTY = new PidIndex(new int[0], new int[0]);
 
     private final int[] sortedPids;
-    private final int[] positions;
+    private final int[] positions; // null: position equals index (the pids came ascending)
+
+    private PidIndex(int[] sortedPids, int[] positions) {
+        this.sortedPids = sortedPids;
+        this.positions = positions;
+    }
 
     PidIndex(List<ProcessSample> processes) {
-        int n = processes.size();
+        this(of(pidsOf(processes)));
+    }
+
+    private PidIndex(PidIndex built) {
+        this(built.sortedPids, built.positions);
+    }
+
+    private static int[] pidsOf(List<ProcessSample> processes) {
+        int[] pids = new int[processes.size()];
+        for (int i = 0; i < pids.length; i++) pids[i] = processes.get(i).pid();
+        return pids;
+    }
+
+    /** An index of {@code pids} (taken over, not copied): position i holds pids[i]. */
+    static PidIndex of(int[] pids) {
+        int n = pids.length;
+        boolean ascending = true;
+        for (int i = 1; i < n && ascending; i++) ascending = pids[i - 1] < pids[i];
+        if (ascending) return new PidIndex(pids, null); // a scan lists pids in order: no sort
         long[] packed = new long[n];
-        for (int i = 0; i < n; i++) packed[i] = (long) processes.get(i).pid() << 32 | i;
+        for (int i = 0; i < n; i++) packed[i] = (long) pids[i] << 32 | i;
         Arrays.sort(packed);
-        sortedPids = new int[n];
-        positions = new int[n];
+        int[] sorted = new int[n];
+        int[] positions = new int[n];
         for (int i = 0; i < n; i++) {
-            sortedPids[i] = (int) (packed[i] >>> 32);
+            sorted[i] = (int) (packed[i] >>> 32);
             positions[i] = (int) packed[i];
         }
+        return new PidIndex(sorted, positions);
     }
 
     int of(int pid) {
         int at = Arrays.binarySearch(sortedPids, pid);
-        return at < 0 ? NONE : positions[at];
+        return at < 0 ? NONE : positions == null ? at : positions[at];
     }
 }

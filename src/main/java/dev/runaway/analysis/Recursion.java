@@ -20,12 +20,25 @@ record Recursion(List<String> cycle, int repeats) {
     static int[] repeatsAlongLines(Forest f) {
         int[] repeats = new int[f.livingCount];
         int[] keyIds = new int[f.size];
-        java.util.Map<String, Integer> ids = new java.util.HashMap<>();
-        for (int n = 0; n < f.size; n++) {
+        System.arraycopy(f.keyOfLiving, 0, keyIds, 0, f.livingCount);
+        // Ghosts' keys are remembered as text: number them after the living ones, the same key the same id.
+        java.util.Map<String, Integer> ids = null;
+        int keyCount = f.keyNames.size();
+        for (int n = f.livingCount; n < f.size; n++) {
             String k = f.keyOf(n);
-            keyIds[n] = k == null ? -1 : ids.computeIfAbsent(k, x -> ids.size());
+            if (k == null) {
+                keyIds[n] = -1;
+                continue;
+            }
+            if (ids == null) {
+                ids = new java.util.HashMap<>();
+                for (int i = 0; i < keyCount; i++) ids.put(f.keyNames.get(i), i);
+            }
+            Integer id = ids.get(k);
+            if (id == null) ids.put(k, id = keyCount++);
+            keyIds[n] = id;
         }
-        int[] onPath = new int[ids.size()];
+        int[] onPath = new int[keyCount];
         boolean[] visited = new boolean[f.size];
         int[] stack = new int[2 * f.size + 2]; // node codes: n entering, ~n leaving
         for (int root = 0; root < f.size; root++) {

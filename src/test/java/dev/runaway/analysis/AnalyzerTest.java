@@ -76,6 +76,37 @@ class AnalyzerTest {
     // --- chains ---------------------------------------------------------------------------
 
     @Test
+    void anUnchangedChainIsTheSameObjectNextScanAndAChangedOneIsNew() {
+        List<ProcessSample> p = shell();
+        for (int pid = 200; pid < 205; pid++) p.add(proc(pid, 50).binary(TOOL).session(50).build()); // 5 one-process chains
+        p.add(proc(300, 50).binary(TOOL).session(50).build());
+        p.add(proc(301, 300).binary(TOOL).session(50).build());
+        Snapshot first = analyze(0, p);
+        Snapshot second = analyze(1, p);
+        for (int pid = 200; pid < 205; pid++) assertThat(chainOf(group(second, TOOL), pid)).isSameAs(chainOf(group(first, TOOL), pid));
+        assertThat(chainOf(group(second, TOOL), 300)).isSameAs(chainOf(group(first, TOOL), 300));
+
+        List<ProcessSample> grown = new ArrayList<>(p);
+        grown.add(proc(302, 301).binary(TOOL).session(50).build()); // the chain from 300 grows
+        grown.removeIf(s -> s.pid() == 204);
+        grown.add(proc(204, 50).binary(TOOL).session(50).start(777).build()); // pid 204 reused: another process
+        grown.removeIf(s -> s.pid() == 203);
+        grown.add(proc(203, 50).binary(TOOL).session(50).threads(3).build()); // more threads: more tasks
+        Snapshot third = analyze(2, grown);
+
+        Group tool = group(third, TOOL);
+        assertThat(chainOf(tool, 300)).isNotSameAs(chainOf(group(second, TOOL), 300));
+        assertThat(chainOf(tool, 300).pids()).containsExactly(300, 301, 302);
+        assertThat(chainOf(tool, 204)).isNotSameAs(chainOf(group(second, TOOL), 204));
+        assertThat(chainOf(tool, 204).root().startTicks()).isEqualTo(777);
+        assertThat(chainOf(tool, 203)).isNotSameAs(chainOf(group(second, TOOL), 203));
+        assertThat(chainOf(tool, 203).tasks()).isEqualTo(3);
+        for (int pid = 200; pid < 203; pid++) assertThat(chainOf(tool, pid)).isSameAs(chainOf(group(first, TOOL), pid));
+        assertThat(tool.pids()).containsExactlyInAnyOrder(200, 201, 202, 203, 204, 300, 301, 302);
+    }
+
+
+    @Test
     void linearChainIsOneChainFromItsHeadDown() {
         List<ProcessSample> p = shell();
         p.add(bashScript(100, 50, "/tmp/run.sh", 50));
