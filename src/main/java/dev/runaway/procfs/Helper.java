@@ -35,15 +35,15 @@ final class Helper {
     }
 
     /** Stats of these pids on the helper thread, or now with the caller's reader when few. */
-    static Future<Map<Integer, ProcStat>> submit(ProcReader caller, List<Integer> pids) {
+    static Future<Map<Integer, ProcStat>> submit(ProcReader caller, List<Integer> pids, ProcessTable.StatFilter filter) {
         List<Integer> copy = List.copyOf(pids);
-        if (copy.size() < PARALLEL_FROM) return CompletableFuture.completedFuture(ProcessTable.readStats(copy, caller));
+        if (copy.size() < PARALLEL_FROM) return CompletableFuture.completedFuture(ProcessTable.readStats(copy, caller, filter));
         Path root = caller.root();
-        return WORKER.submit(() -> ProcessTable.readStats(copy, reader(root)));
+        return WORKER.submit(() -> ProcessTable.readStats(copy, reader(root), filter));
     }
 
     /** New pids read whole on the helper thread, or now with the caller's reader when few. */
-    static Future<Map<Integer, ProcessTable.Entry>> submitAdmit(ProcReader caller, List<Integer> pids) {
+    static Future<Map<Integer, ProcessTable.Admitted>> submitAdmit(ProcReader caller, List<Integer> pids) {
         List<Integer> copy = List.copyOf(pids);
         if (copy.size() < PARALLEL_FROM) return CompletableFuture.completedFuture(ProcessTable.admit(copy, caller));
         Path root = caller.root();

@@ -30,7 +30,7 @@ public final class ProcessTable {
 
     private final ProcReader reader;
     private final long pageBytes;
-    private final Map<Integer, Entry> entries = new HashMap<>();
+    private final Map<Integer, ProcessSample> entries = new HashMap<>(); // a sample is also its process's last stat and statics
     private Set<Integer> probation = new HashSet<>();
     private Set<Integer> lostMidScan = new HashSet<>();
     private int[] lastPids = new int[0];
@@ -40,14 +40,20 @@ public final class ProcessTable {
     private long listings;
     private int[] followed; // the last pids made from events rather than a listing
 
-    static final class Entry {
-        ProcStat stat;
-        Statics statics;
-        ProcessSample sample;
+    /** A new pid as read, before the table takes it in. */
+    record Admitted(ProcStat stat, Statics statics) {
     }
 
     record Statics(int uid, List<String> cmdline, String exe, String cgroup) {
     }
+
+    /**
+     * Equal statics and names as one object: 50,000 sleepers of one command then hold one command
+     * line, one executable path and one cgroup path between them instead of 50,000 copies of
+     * each, which the collector would otherwise trace in every full collection.
+     */
+    private final Canon<Statics> staticsSeen = new Canon<>(8_192);
+    private final Canon<String> commsSeen = new Canon<>(8_192);
 
     public ProcessTable(ProcReader reader, long pageBytes) {
         this.reader = reader;
@@ -81,7 +87,7 @@ public final class ProcessTable {
         List<Integer> early = new ArrayList<>(probation);
         if (complete) early.addAll(entries.keySet());
         else addRoundRobin(early);
-        Future<Map<Integer, ProcStat>> earlyHalf = Helper.submit(reader, early.subList(early.size() / 2, early.size()));
+        Future<Map<Integer, ProcStat>> earlyHalf = Helper.submit(reader, early.subList(early.size() / 2, early.size()), this::news);
         Set<Integer> reused = new HashSet<>();
         Set<Integer> exited = new HashSet<>();
         int[] pids = pids(complete, reused, exited); // ascending
@@ -98,39 +104,38 @@ public final class ProcessTable {
         }
         List<Integer> orphaned = new ArrayList<>();
         if (!vanished.isEmpty()) {
-            for (Map.Entry<Integer, Entry> e : entries.entrySet()) {
-                if (vanished.contains(e.getValue().stat.ppid()) && !earlyStats.containsKey(e.getKey())) orphaned.add(e.getKey());
+            for (Map.Entry<Integer, ProcessSample> e : entries.entrySet()) {
+                if (vanished.contains(e.getValue().ppid()) && !earlyStats.containsKey(e.getKey())) orphaned.add(e.getKey());
             }
             entries.keySet().removeAll(vanished);
         }
         for (Map.Entry<Integer, ProcStat> e : earlyStats.entrySet()) {
-            Entry entry = entries.get(e.getKey());
-            if (entry != null) refresh(e.getKey(), entry, e.getValue(), reader);
+            ProcessSample known = entries.get(e.getKey());
+            if (known != null) refresh(e.getKey(), known, e.getValue(), reader);
         }
-        Future<Map<Integer, ProcStat>> orphanedHalf = Helper.submit(reader, orphaned.subList(orphaned.size() / 2, orphaned.size()));
+        Future<Map<Integer, ProcStat>> orphanedHalf = Helper.submit(reader, orphaned.subList(orphaned.size() / 2, orphaned.size()), this::news);
         Map<Integer, ProcStat> orphanedStats = readStats(orphaned.subList(0, orphaned.size() / 2));
         orphanedStats.putAll(Helper.join(orphanedHalf));
         for (Map.Entry<Integer, ProcStat> e : orphanedStats.entrySet()) {
-            Entry entry = entries.get(e.getKey());
-            if (entry != null) refresh(e.getKey(), entry, e.getValue(), reader);
+            ProcessSample known = entries.get(e.getKey());
+            if (known != null) refresh(e.getKey(), known, e.getValue(), reader);
         }
 
         List<Integer> fresh = new ArrayList<>();
         for (int pid : pids) if (!entries.containsKey(pid)) fresh.add(pid);
-        Future<Map<Integer, Entry>> admittedHalf = Helper.submitAdmit(reader, fresh.subList(fresh.size() / 2, fresh.size()));
-        Map<Integer, Entry> admitted = admit(fresh.subList(0, fresh.size() / 2), reader);
+        Future<Map<Integer, Admitted>> admittedHalf = Helper.submitAdmit(reader, fresh.subList(fresh.size() / 2, fresh.size()));
+        Map<Integer, Admitted> admitted = admit(fresh.subList(0, fresh.size() / 2), reader);
         admitted.putAll(Helper.join(admittedHalf));
-        for (Map.Entry<Integer, Entry> e : admitted.entrySet()) {
-            e.getValue().sample = sample(e.getValue());
-            entries.put(e.getKey(), e.getValue());
+        for (Map.Entry<Integer, Admitted> e : admitted.entrySet()) {
+            entries.put(e.getKey(), sample(e.getValue().stat(), staticsSeen.of(e.getValue().statics())));
         }
         probation = new HashSet<>(admitted.keySet());
         lastPids = pids;
 
         List<ProcessSample> processes = new ArrayList<>(entries.size());
         for (int pid : pids) {
-            Entry entry = entries.get(pid);
-            if (entry != null) processes.add(entry.sample);
+            ProcessSample known = entries.get(pid);
+            if (known != null) processes.add(known);
         }
         return new ScanSample(time, started, List.copyOf(processes), complete, System.nanoTime() - started);
     }
@@ -194,52 +199,78 @@ public final class ProcessTable {
     }
 
     private Map<Integer, ProcStat> readStats(List<Integer> pids) {
-        return readStats(pids, reader);
+        return readStats(pids, reader, this::news);
     }
 
-    /** Stats of these pids; a pid whose stat is gone maps to null. */
-    static Map<Integer, ProcStat> readStats(List<Integer> pids, ProcReader with) {
-        Map<Integer, ProcStat> out = new HashMap<>(pids.size() * 2);
-        for (int pid : pids) out.put(pid, with.stat(pid).orElse(null));
+    /** Which re-read stats are worth keeping. */
+    interface StatFilter {
+        boolean keep(int pid, ProcStat stat);
+    }
+
+    /**
+     * Stats of these pids that {@code filter} keeps; a pid whose stat is gone maps to null. A
+     * complete scan re-reads 50,000 stats that mostly say nothing new: kept in a map until the
+     * scan ends (most of a second), they outlived young collections and were promoted.
+     */
+    static Map<Integer, ProcStat> readStats(List<Integer> pids, ProcReader with, StatFilter filter) {
+        Map<Integer, ProcStat> out = new HashMap<>();
+        for (int pid : pids) {
+            ProcStat stat = with.stat(pid).orElse(null);
+            if (stat == null || filter.keep(pid, stat)) out.put(pid, stat);
+        }
         return out;
     }
 
+    /**
+     * Whether a re-read stat says anything the table does not hold. Runs on the helper thread
+     * too, while the scanning thread only reads the table (nothing writes it until both halves
+     * are joined).
+     */
+    private boolean news(int pid, ProcStat stat) {
+        ProcessSample known = entries.get(pid);
+        return known == null || stat.startTicks() != known.identity().startTicks() || !stat.comm().equals(known.comm())
+                || !unchanged(stat, known);
+    }
+
     /** New pids: everything read; a pid that vanished meanwhile is left out. */
-    static Map<Integer, Entry> admit(List<Integer> pids, ProcReader with) {
-        Map<Integer, Entry> out = new HashMap<>(pids.size() * 2);
+    static Map<Integer, Admitted> admit(List<Integer> pids, ProcReader with) {
+        Map<Integer, Admitted> out = new HashMap<>(pids.size() * 2);
         for (int pid : pids) {
             Optional<ProcStat> stat = with.stat(pid);
             if (stat.isEmpty()) continue;
-            Entry entry = new Entry();
-            entry.stat = stat.get();
-            entry.statics = readStatics(pid, with);
-            out.put(pid, entry);
+            out.put(pid, new Admitted(stat.get(), readStatics(pid, with)));
         }
         return out;
     }
 
     /** Applies a re-read stat; a different start time means the pid was reused: a new process. */
-    private void refresh(int pid, Entry entry, ProcStat stat, ProcReader with) {
+    private void refresh(int pid, ProcessSample before, ProcStat stat, ProcReader with) {
         if (stat == null) {
             entries.remove(pid);
             lostMidScan.add(pid); // its children are re-read next scan, as for any vanished pid
             return;
         }
-        boolean reused = stat.startTicks() != entry.stat.startTicks();
-        boolean execed = !stat.comm().equals(entry.stat.comm());
-        entry.stat = stat;
-        if (reused || execed) entry.statics = readStatics(pid, with);
-        entry.sample = sample(entry);
+        boolean reused = stat.startTicks() != before.identity().startTicks();
+        boolean execed = !stat.comm().equals(before.comm());
+        if (!reused && !execed && unchanged(stat, before)) return; // keep the old sample: the new one dies young
+        Statics statics = reused || execed ? staticsSeen.of(readStatics(pid, with))
+                : new Statics(before.uid(), before.cmdline(), before.exe(), before.cgroup());
+        entries.put(pid, sample(stat, statics));
+    }
+
+    /** The stat says what the sample already holds. */
+    private boolean unchanged(ProcStat s, ProcessSample p) {
+        return s.ppid() == p.ppid() && s.pgrp() == p.pgrp() && s.session() == p.session() && s.state() == p.state()
+                && s.numThreads() == p.numThreads() && s.rssPages() * pageBytes == p.rssBytes() && s.cpuTicks() == p.cpuTicks();
     }
 
     private static Statics readStatics(int pid, ProcReader with) {
         return new Statics(with.uid(pid), with.cmdline(pid), with.exe(pid), with.cgroup(pid));
     }
 
-    private ProcessSample sample(Entry e) {
-        ProcStat s = e.stat;
+    private ProcessSample sample(ProcStat s, Statics statics) {
         return new ProcessSample(new ProcessIdentity(s.pid(), s.startTicks()), s.ppid(), s.pgrp(), s.session(),
-                s.state(), s.comm(), s.numThreads(), s.rssPages() * pageBytes, s.cpuTicks(), e.statics.uid(),
-                e.statics.cmdline(), e.statics.exe(), e.statics.cgroup());
+                s.state(), commsSeen.of(s.comm()), s.numThreads(), s.rssPages() * pageBytes, s.cpuTicks(), statics.uid(),
+                statics.cmdline(), statics.exe(), statics.cgroup());
     }
 }

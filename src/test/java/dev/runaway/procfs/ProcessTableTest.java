@@ -258,4 +258,38 @@ class ProcessTableTest {
 
         assertThat(byPid(scan).get(15).ppid()).isEqualTo(1);
     }
+
+    @Test
+    void aRereadStatThatSaysNothingNewKeepsTheSampleAndAChangeMakesANewOne() {
+        baseSystem();
+        proc.process(20, 1, "sleeper").rssPages(100).cpu(1, 1).cmdline("sleep", "600").exe("/usr/bin/sleep").write();
+        proc.process(21, 1, "grower").rssPages(100).cpu(1, 1).cmdline("grow").exe("/opt/grow").write();
+        Map<Integer, ProcessSample> first = byPid(table.scan(true));
+        proc.process(21, 1, "grower").rssPages(900).cpu(1, 1).cmdline("grow").exe("/opt/grow").write();
+
+        Map<Integer, ProcessSample> second = byPid(table.scan(true)); // complete: every stat read again
+
+        assertThat(second.get(20)).isSameAs(first.get(20));
+        assertThat(second.get(21)).isNotSameAs(first.get(21));
+        assertThat(second.get(21).rssBytes()).isEqualTo(900 * PAGE);
+    }
+
+    @Test
+    void processesWithEqualCommandLinesShareOneCopyOfThem() {
+        baseSystem();
+        for (int pid = 30; pid < 40; pid++) {
+            proc.process(pid, 1, "sleep").cmdline("sleep", "600").exe("/usr/bin/sleep").cgroup("/drill").write();
+        }
+        proc.process(40, 1, "sleep").cmdline("sleep", "5").exe("/usr/bin/sleep").cgroup("/drill").write();
+
+        Map<Integer, ProcessSample> p = byPid(table.scan(true));
+
+        for (int pid = 31; pid < 40; pid++) {
+            assertThat(p.get(pid).cmdline()).isSameAs(p.get(30).cmdline());
+            assertThat(p.get(pid).exe()).isSameAs(p.get(30).exe());
+            assertThat(p.get(pid).comm()).isSameAs(p.get(30).comm());
+        }
+        assertThat(p.get(40).cmdline()).containsExactly("sleep", "5").isNotSameAs(p.get(30).cmdline());
+        assertThat(p.get(40).comm()).isSameAs(p.get(30).comm());
+    }
 }
