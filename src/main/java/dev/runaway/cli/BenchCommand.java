@@ -134,7 +134,9 @@ public final class BenchCommand implements Callable<Integer> {
         out.printf("JavaFX thread wait (a task posted every 20 ms, %d samples): median %.1f ms, p99 %.1f ms, worst %.1f ms;"
                 + " %d stalls over 100 ms%n", u.fxSamples(), u.fxMedianMs(), u.fxP99Ms(), u.fxWorstMs(), u.stallsOver100Ms());
         out.printf("JavaFX thread freezes (gaps between the probe's tasks beyond their 20 ms period, collector pauses"
-                + " included): worst %.1f ms; %d over 100 ms%n", u.freezeWorstMs(), u.freezesOver100Ms());
+                + " included): worst %.1f ms; %d over 100 ms%s%n", u.freezeWorstMs(), u.freezesOver100Ms(),
+                u.freezesAtUptimeSeconds().isEmpty() ? "" : " (ending at JVM uptime " + u.freezesAtUptimeSeconds().stream()
+                        .map(t -> String.format(java.util.Locale.ROOT, "%.1f s", t)).collect(java.util.stream.Collectors.joining(", ")) + ")");
         out.printf("pulse to screen (sampler hands it over -> the header shows it, %d refreshes): median %.0f ms, p95 %.0f ms,"
                 + " worst %.0f ms%n", u.renders(), u.sampleToScreenMedianMs(), u.sampleToScreenP95Ms(), u.sampleToScreenWorstMs());
         out.printf("console: %.2f cores, peak RSS %s%n", r.cpuCores(), Units.bytes(r.rssBytes()));

@@ -49,7 +49,9 @@ final class ChainTable {
 
     private static TreeTableColumn<ConsoleRow, ConsoleRow> column(GroupColumn c, Comparator<ConsoleRow> order) {
         TreeTableColumn<ConsoleRow, ConsoleRow> col = new TreeTableColumn<>(c.title());
-        col.setCellValueFactory(p -> new ReadOnlyObjectWrapper<>(p.getValue().getValue()));
+        // The live row, not the item's value: see ChainTree.RowItem for why values are not set.
+        col.setCellValueFactory(p -> p.getValue() instanceof ChainTree.RowItem r ? r.rowProperty()
+                : new ReadOnlyObjectWrapper<>(p.getValue().getValue()));
         col.setComparator(Comparator.nullsLast(order));
         Label header = new Label(c.title());
         header.setTooltip(new Tooltip(c.description()));

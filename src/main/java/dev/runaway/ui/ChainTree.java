@@ -3,10 +3,13 @@ package dev.runaway.ui;
 import dev.runaway.analysis.Chain;
 import dev.runaway.analysis.Group;
 import dev.runaway.timeline.GroupPoint;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.scene.control.TreeItem;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,6 +33,12 @@ public final class ChainTree {
     private List<Group> lastGroups = List.of();
     private List<GroupPoint> lastPoints = List.of();
     private String filter = "";
+    /**
+     * The chain rows the last {@link #prepare} made, by chain object. The analysis hands over the
+     * same Chain while it is unchanged, so its row is the same too: 2,000 rows made anew every
+     * scan were garbage the collector had to copy while the table still held them.
+     */
+    private volatile Map<Chain, ConsoleRow> chainRowsMade = Map.of();
 
     public ChainTree() {
         root.setExpanded(true);
@@ -50,6 +59,8 @@ public final class ChainTree {
 
     /** Call from any thread; hand the result to {@link #show(Prepared)} on the JavaFX thread. */
     public Prepared prepare(List<Group> groups, String filterText) {
+        Map<Chain, ConsoleRow> before = chainRowsMade;
+        Map<Chain, ConsoleRow> rowsOfChains = new IdentityHashMap<>();
         List<Group> kept = new ArrayList<>();
         List<ConsoleRow> rows = new ArrayList<>();
         Map<String, List<ConsoleRow>> chainRows = new HashMap<>();
@@ -62,11 +73,17 @@ public final class ChainTree {
                 List<ConsoleRow> chains = new ArrayList<>(Math.min(MAX_CHAIN_ROWS, g.chains().size()));
                 for (Chain c : g.chains()) {
                     if (chains.size() == MAX_CHAIN_ROWS) break;
-                    chains.add(ConsoleRow.of(g, c));
+                    ConsoleRow made = before.get(c);
+                    if (made == null || made.parentedToInit() != g.parentedToInit() || !made.command().equals(g.command())) {
+                        made = ConsoleRow.of(g, c);
+                    }
+                    rowsOfChains.put(c, made);
+                    chains.add(made);
                 }
                 chainRows.put(row.key(), chains);
             }
         }
+        chainRowsMade = rowsOfChains;
         return new Prepared(groups, kept, rows, chainRows, filterText);
     }
 
@@ -158,12 +175,47 @@ public final class ChainTree {
         return n;
     }
 
+    /**
+     * A row whose figures change in place. The item's value stays the row as first made (its key,
+     * kind and command never change); the figures as now are in {@link #rowProperty()}, which the
+     * cells show. Setting a TreeItem's value fires a value-changed event, on which TreeTableView
+     * throws away and rebuilds every visible cell, each with a CSS pass: at 50,000 processes,
+     * four times a second, that held the JavaFX thread for 50-140 ms.
+     */
+    public static class RowItem extends TreeItem<ConsoleRow> {
+        private final ReadOnlyObjectWrapper<ConsoleRow> row = new ReadOnlyObjectWrapper<>();
+
+        RowItem() {
+        }
+
+        RowItem(ConsoleRow first) {
+            super(first);
+            row.set(first);
+        }
+
+        /** The row as now. */
+        public ReadOnlyObjectProperty<ConsoleRow> rowProperty() {
+            return row.getReadOnlyProperty();
+        }
+
+        void show(ConsoleRow now) {
+            if (getValue() == null) setValue(now);
+            if (!now.equals(row.get())) row.set(now); // an unchanged row repaints nothing
+        }
+    }
+
+    /** The row an item shows now (its value is the row as first made; see {@link RowItem}). */
+    public static ConsoleRow current(TreeItem<ConsoleRow> item) {
+        if (item == null) return null;
+        return item instanceof RowItem r ? r.row.get() : item.getValue();
+    }
+
     /** A group row; its chains are made on first expansion and refreshed while expanded. */
-    final class GroupItem extends TreeItem<ConsoleRow> {
+    final class GroupItem extends RowItem {
         private Group group;
         boolean made;
         private final Map<String, ChainItem> chains = new HashMap<>();
-        private TreeItem<ConsoleRow> moreItem;
+        private RowItem moreItem;
 
         GroupItem() {
             expandedProperty().addListener((o, was, is) -> {
@@ -176,7 +228,7 @@ public final class ChainTree {
         }
 
         void update(ConsoleRow row, Group g, List<ConsoleRow> chainRows) {
-            if (!row.equals(getValue())) setValue(row); // an unchanged row repaints nothing
+            show(row);
             group = g;
             if (made && isExpanded()) makeChildren(chainRows);
             else if (made) {
@@ -209,8 +261,8 @@ public final class ChainTree {
             }
             if (all.size() > listed) {
                 ConsoleRow more = ConsoleRow.more(group, listed, all.size());
-                if (moreItem == null) moreItem = new TreeItem<>(more);
-                else if (!more.equals(moreItem.getValue())) moreItem.setValue(more);
+                if (moreItem == null) moreItem = new RowItem(more);
+                else moreItem.show(more);
                 shown.add(moreItem);
             }
             chains.keySet().retainAll(kept.keySet());
@@ -220,7 +272,7 @@ public final class ChainTree {
     }
 
     /** A chain row; its processes are made on expansion. */
-    static final class ChainItem extends TreeItem<ConsoleRow> {
+    static final class ChainItem extends RowItem {
         private Chain chain;
         private String command;
         boolean made;
@@ -232,7 +284,7 @@ public final class ChainTree {
         }
 
         void update(ConsoleRow row, Chain c, String groupCommand) {
-            if (!row.equals(getValue())) setValue(row);
+            show(row);
             chain = c;
             command = groupCommand;
             if (made && isExpanded()) makeChildren();
@@ -254,8 +306,8 @@ public final class ChainTree {
             for (int pid : chain.pids()) {
                 ConsoleRow row = ConsoleRow.of(chain, pid, command);
                 TreeItem<ConsoleRow> item = old.get(row.key());
-                if (item == null) item = new TreeItem<>(row);
-                else if (!row.equals(item.getValue())) item.setValue(row);
+                if (item == null) item = new RowItem(row);
+                else ((RowItem) item).show(row);
                 shown.add(item);
             }
             made = true;

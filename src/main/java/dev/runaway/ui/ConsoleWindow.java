@@ -395,7 +395,7 @@ public final class ConsoleWindow {
         TreeItem<ConsoleRow> selected = table.view.getSelectionModel().getSelectedItem();
         if (stopPanel == null || selected == null || selected.getValue() == null) return;
         stopPanel.card.getParent().setVisible(true);
-        stopPanel.open(selected.getValue());
+        stopPanel.open(ChainTree.current(selected));
     }
 
     private void closeStop() {

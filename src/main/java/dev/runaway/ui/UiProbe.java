@@ -24,7 +24,8 @@ public final class UiProbe implements AutoCloseable {
     /** Figures in milliseconds. */
     public record Figures(int fxSamples, double fxMedianMs, double fxP99Ms, double fxWorstMs, int stallsOver100Ms,
                           int renders, double sampleToScreenMedianMs, double sampleToScreenP95Ms,
-                          double sampleToScreenWorstMs, double freezeWorstMs, int freezesOver100Ms) {
+                          double sampleToScreenWorstMs, double freezeWorstMs, int freezesOver100Ms,
+                          List<Double> freezesAtUptimeSeconds) {
     }
 
     /** The probe's period: a gap between two of its tasks longer than this, plus 100 ms, is a freeze. */
@@ -38,6 +39,8 @@ public final class UiProbe implements AutoCloseable {
     private final List<Double> fxDelays = Collections.synchronizedList(new ArrayList<>());
     private final List<Double> sampleAges = Collections.synchronizedList(new ArrayList<>());
     private final List<Double> runGaps = Collections.synchronizedList(new ArrayList<>());
+    /** When each freeze over 100 ms ended, in JVM uptime: to line up with -Xlog:gc, whose times are uptime too. */
+    private final List<Double> freezesAt = Collections.synchronizedList(new ArrayList<>());
     private long lastRun; // JavaFX thread only
     private volatile boolean measuring;
     private long lastArrival;
@@ -76,7 +79,11 @@ public final class UiProbe implements AutoCloseable {
             long now = System.nanoTime();
             if (measuring) {
                 fxDelays.add((now - posted) / 1e6);
-                if (lastRun != 0) runGaps.add((now - lastRun) / 1e6 - PERIOD_MS);
+                if (lastRun != 0) {
+                    double gap = (now - lastRun) / 1e6 - PERIOD_MS;
+                    runGaps.add(gap);
+                    if (gap > 100) freezesAt.add(java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
+                }
             }
             lastRun = now;
         });
@@ -94,7 +101,7 @@ public final class UiProbe implements AutoCloseable {
         Platform.runLater(() -> {
             TreeItem<ConsoleRow> biggest = null;
             for (TreeItem<ConsoleRow> g : window.tree.root().getChildren()) {
-                if (biggest == null || g.getValue().tasks() > biggest.getValue().tasks()) biggest = g;
+                if (biggest == null || ChainTree.current(g).tasks() > ChainTree.current(biggest).tasks()) biggest = g;
             }
             if (biggest != null) {
                 window.table.view.getSelectionModel().select(biggest);
@@ -123,6 +130,7 @@ public final class UiProbe implements AutoCloseable {
             fxDelays.clear();
             sampleAges.clear();
             runGaps.clear();
+            freezesAt.clear();
         }
         measuring = on;
     }
@@ -134,7 +142,7 @@ public final class UiProbe implements AutoCloseable {
         List<Double> gaps = sorted(runGaps);
         int freezes = (int) gaps.stream().filter(g -> g > 100).count();
         return new Figures(fx.size(), pct(fx, 50), pct(fx, 99), pct(fx, 100), stalls, age.size(), pct(age, 50), pct(age, 95),
-                pct(age, 100), pct(gaps, 100), freezes);
+                pct(age, 100), pct(gaps, 100), freezes, List.copyOf(freezesAt));
     }
 
     /** Stalls as episodes: a run of posted tasks that each waited over 100 ms counts once. */

@@ -2,6 +2,7 @@ package dev.runaway.ui;
 
 import dev.runaway.analysis.Chain;
 import dev.runaway.analysis.Group;
+import dev.runaway.analysis.GroupColumn;
 import dev.runaway.analysis.GrowthFit;
 import dev.runaway.analysis.GrowthShape;
 import dev.runaway.model.ProcessIdentity;
@@ -49,7 +50,7 @@ class ChainTreeTest {
         TreeItem<ConsoleRow> g = tree.root().getChildren().get(0);
         g.setExpanded(true);
         assertThat(g.getChildren()).hasSize(ChainTree.MAX_CHAIN_ROWS + 1);
-        ConsoleRow more = g.getChildren().get(ChainTree.MAX_CHAIN_ROWS).getValue();
+        ConsoleRow more = ChainTree.current(g.getChildren().get(ChainTree.MAX_CHAIN_ROWS));
         assertThat(more.kind()).isEqualTo(ConsoleRow.Kind.MORE);
         assertThat(more.name()).startsWith("… and 48,000 more chains");
         assertThat(GuidedStop.refusal(more)).contains("select the group");
@@ -74,7 +75,7 @@ class ChainTreeTest {
         tree.show(List.of(group("/tmp/b", 12, List.of(), true), group("/tmp/a", 3, List.of(b2, c), false)));
         assertThat(tree.find("g:/tmp/a")).isSameAs(groupA);
         assertThat(tree.find("c:300@12")).isSameAs(chainB);
-        assertThat(chainB.getValue().tasks()).isEqualTo(2);
+        assertThat(ChainTree.current(chainB).tasks()).isEqualTo(2);
         assertThat(tree.find("c:200@11")).as("a chain that ended").isNull();
         assertThat(tree.root().getChildren().get(0).getValue().key()).isEqualTo("g:/tmp/b");
 
@@ -83,6 +84,27 @@ class ChainTreeTest {
         tree.show(List.of(group("/tmp/a", 1, List.of(reused), false)));
         assertThat(tree.find("c:300@12")).isNull();
         assertThat(tree.find("c:300@99")).isNotSameAs(chainB);
+    }
+
+    @Test
+    void aScanThatChangesOnlyFiguresFiresNoValueChangeForWhichTheTableWouldRebuildEveryCell() {
+        Chain a = new Chain(new ProcessIdentity(200, 11), 1, 1, List.of("/tmp/a"), List.of(200));
+        ChainTree tree = new ChainTree();
+        tree.show(List.of(group("/tmp/a", 1, List.of(a), false)));
+        TreeItem<ConsoleRow> groupA = tree.find("g:/tmp/a");
+        groupA.setExpanded(true);
+        List<Object> valueChanges = new java.util.ArrayList<>();
+        tree.root().addEventHandler(TreeItem.valueChangedEvent(), valueChanges::add);
+        List<ConsoleRow> shown = new java.util.ArrayList<>();
+        ((ChainTree.RowItem) tree.find("c:200@11")).rowProperty().addListener((o, was, is) -> shown.add(is));
+
+        Chain threaded = new Chain(new ProcessIdentity(200, 11), 1, 4, List.of("/tmp/a"), List.of(200));
+        tree.show(List.of(group("/tmp/a", 4, List.of(threaded), false)));
+
+        assertThat(valueChanges).isEmpty();
+        assertThat(ChainTree.current(groupA).cells().get(GroupColumn.TASKS.ordinal())).isEqualTo("4");
+        assertThat(shown).extracting(ConsoleRow::tasks).containsExactly(4.0);
+        assertThat(tree.find("c:200@11").getValue().key()).isEqualTo("c:200@11");
     }
 
     @Test

@@ -63,6 +63,6 @@ class ConsoleDrillTest {
 
     private static ConsoleRow selected(ConsoleWindow window) {
         TreeItem<ConsoleRow> item = window.table.view.getSelectionModel().getSelectedItem();
-        return item == null ? null : item.getValue();
+        return ChainTree.current(item);
     }
 }

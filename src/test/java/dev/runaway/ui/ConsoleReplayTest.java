@@ -69,8 +69,8 @@ class ConsoleReplayTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> window.tree.root().getChildren().size() == 1);
         TreeItem<ConsoleRow> group = window.tree.root().getChildren().get(0);
         assertThat(group.getValue().command()).isEqualTo("/tmp/tool");
-        assertThat(group.getValue().cells()).startsWith("150", "linear");
-        assertThat(group.getValue().cells()).contains("3 d50");
+        assertThat(ChainTree.current(group).cells()).startsWith("150", "linear");
+        assertThat(ChainTree.current(group).cells()).contains("3 d50");
         assertThat(window.banner.getText()).startsWith("REPLAY");
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS,
                 () -> window.charts.tasks.lock().readLockGuard(() -> window.charts.tasks.getDataCount()) == 60);

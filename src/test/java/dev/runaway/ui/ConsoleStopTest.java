@@ -97,7 +97,7 @@ class ConsoleStopTest {
 
     private ConsoleRow selected() {
         TreeItem<ConsoleRow> item = window.table.view.getSelectionModel().getSelectedItem();
-        return item == null ? null : item.getValue();
+        return ChainTree.current(item);
     }
 
     private static int mode(Path file) throws Exception {
