@@ -1,16 +1,16 @@
 package dev.runaway.procfs;
 
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Equal values seen lately, handed out as one object. Bounded: when it holds {@code capacity}
- * values it starts over, so a flood of distinct command lines costs at most that much. Not
- * thread-safe: the scanning thread alone uses it.
+ * values it starts over, so a flood of distinct command lines costs at most that much. Safe
+ * for the scanning thread and its helper at once.
  */
 final class Canon<T> {
     private final int capacity;
-    private final Map<T, T> seen = new HashMap<>();
+    private final Map<T, T> seen = new ConcurrentHashMap<>();
 
     Canon(int capacity) {
         this.capacity = capacity;
@@ -20,7 +20,7 @@ final class Canon<T> {
         T known = seen.get(value);
         if (known != null) return known;
         if (seen.size() >= capacity) seen.clear();
-        seen.put(value, value);
-        return value;
+        known = seen.putIfAbsent(value, value);
+        return known != null ? known : value;
     }
 }

@@ -1,5 +1,7 @@
 package dev.runaway.procfs;
 
+import dev.runaway.model.ProcessSample;
+
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -43,11 +45,11 @@ final class Helper {
     }
 
     /** New pids read whole on the helper thread, or now with the caller's reader when few. */
-    static Future<Map<Integer, ProcessTable.Admitted>> submitAdmit(ProcReader caller, List<Integer> pids) {
+    static Future<Map<Integer, ProcessSample>> submitAdmit(ProcReader caller, List<Integer> pids, ProcessTable.Admitter admitter) {
         List<Integer> copy = List.copyOf(pids);
-        if (copy.size() < PARALLEL_FROM) return CompletableFuture.completedFuture(ProcessTable.admit(copy, caller));
+        if (copy.size() < PARALLEL_FROM) return CompletableFuture.completedFuture(admitter.admit(copy, caller));
         Path root = caller.root();
-        return WORKER.submit(() -> ProcessTable.admit(copy, reader(root)));
+        return WORKER.submit(() -> admitter.admit(copy, reader(root)));
     }
 
     static <T> T join(Future<T> future) {

@@ -40,8 +40,9 @@ public final class ProcessTable {
     private long listings;
     private int[] followed; // the last pids made from events rather than a listing
 
-    /** A new pid as read, before the table takes it in. */
-    record Admitted(ProcStat stat, Statics statics) {
+    /** Reads new pids whole (on either thread). */
+    interface Admitter {
+        Map<Integer, ProcessSample> admit(List<Integer> pids, ProcReader with);
     }
 
     record Statics(int uid, List<String> cmdline, String exe, String cgroup) {
@@ -123,12 +124,11 @@ public final class ProcessTable {
 
         List<Integer> fresh = new ArrayList<>();
         for (int pid : pids) if (!entries.containsKey(pid)) fresh.add(pid);
-        Future<Map<Integer, Admitted>> admittedHalf = Helper.submitAdmit(reader, fresh.subList(fresh.size() / 2, fresh.size()));
-        Map<Integer, Admitted> admitted = admit(fresh.subList(0, fresh.size() / 2), reader);
+        Future<Map<Integer, ProcessSample>> admittedHalf = Helper.submitAdmit(reader, fresh.subList(fresh.size() / 2, fresh.size()),
+                this::admit);
+        Map<Integer, ProcessSample> admitted = admit(fresh.subList(0, fresh.size() / 2), reader);
         admitted.putAll(Helper.join(admittedHalf));
-        for (Map.Entry<Integer, Admitted> e : admitted.entrySet()) {
-            entries.put(e.getKey(), sample(e.getValue().stat(), staticsSeen.of(e.getValue().statics())));
-        }
+        entries.putAll(admitted);
         probation = new HashSet<>(admitted.keySet());
         lastPids = pids;
 
@@ -233,12 +233,17 @@ public final class ProcessTable {
     }
 
     /** New pids: everything read; a pid that vanished meanwhile is left out. */
-    static Map<Integer, Admitted> admit(List<Integer> pids, ProcReader with) {
-        Map<Integer, Admitted> out = new HashMap<>(pids.size() * 2);
+    /**
+     * New pids: everything read, made samples at once with shared statics and names (on both
+     * threads): the first scan of 50,000 processes holds them until it ends, and raw copies
+     * held that long were promoted, 20 MB of garbage in the old generation after every start.
+     */
+    private Map<Integer, ProcessSample> admit(List<Integer> pids, ProcReader with) {
+        Map<Integer, ProcessSample> out = new HashMap<>(pids.size() * 2);
         for (int pid : pids) {
             Optional<ProcStat> stat = with.stat(pid);
             if (stat.isEmpty()) continue;
-            out.put(pid, new Admitted(stat.get(), readStatics(pid, with)));
+            out.put(pid, sample(stat.get(), staticsSeen.of(readStatics(pid, with))));
         }
         return out;
     }
