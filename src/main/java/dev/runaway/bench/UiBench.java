@@ -8,6 +8,8 @@ import dev.runaway.ui.ConsoleSession;
 import dev.runaway.ui.UiProbe;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +21,8 @@ import java.util.Optional;
  * The console's responsiveness under load: N sleepers in a sandbox (kernel.pid_max raised when
  * needed, and put back), the console window open on the live machine with the biggest group
  * expanded, and for a while: how long a task waits for the JavaFX thread (stalls), and how old
- * the newest pulse is when the window shows it. Figures, never a pass/fail test.
+ * the newest pulse is when the window shows it. The console records meanwhile, as it does by
+ * default. Figures, never a pass/fail test.
  */
 public final class UiBench {
     /** What was measured. */
@@ -48,7 +51,9 @@ public final class UiBench {
                 progress.flush();
                 ScanBench.startSleepers(sandbox, sleepers);
             }
-            try (ConsoleSession session = ConsoleSession.live(Optional.empty())) {
+            // Recording, as the console does by default, to a file of the bench's own that goes at the end.
+            Path folder = Files.createTempDirectory("runaway-bench-ui");
+            try (ConsoleSession session = ConsoleSession.live(Optional.of(folder.resolve("incident.jsonl")))) {
                 List<Double> scans = Collections.synchronizedList(new ArrayList<>());
                 int[] processes = {0};
                 session.live().orElseThrow().onSnapshot((Snapshot s) -> {
@@ -84,6 +89,11 @@ public final class UiBench {
                 } finally {
                     probe.close();
                 }
+            } finally {
+                try (var files = Files.list(folder)) {
+                    for (Path f : files.toList()) Files.deleteIfExists(f);
+                }
+                Files.deleteIfExists(folder);
             }
         }
     }
