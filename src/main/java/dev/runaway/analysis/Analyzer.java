@@ -44,7 +44,6 @@ public final class Analyzer {
     private Forest lastForest;
     private Chains.Cut lastCut = Chains.Cut.NONE; // its unchanged chains are reused by the next cut
     private final Map<String, List<String>> singleCommands = new HashMap<>(); // one list per key for chains of one command
-    private final KeyCache keys = new KeyCache();
 
     public Analyzer(CgroupPids cgroupPids) {
         this.cgroupPids = cgroupPids;
@@ -61,7 +60,7 @@ public final class Analyzer {
         Map<String, Integer> keyIds = new HashMap<>();
         int[] keyOf = new int[processes.size()];
         for (int i = 0; i < processes.size(); i++) {
-            String key = keys.of(processes.get(i));
+            String key = lineage.keyOf(processes.get(i));
             Integer id = keyIds.get(key);
             if (id == null) {
                 id = keyNames.size();
@@ -70,7 +69,6 @@ public final class Analyzer {
             }
             keyOf[i] = id;
         }
-        keys.endScan(processes.size());
         PidIndex pids = new PidIndex(processes);
         int reparented = lineage.update(processes, pids, keyOf, keyNames);
         Forest forest = Forest.build(processes, pids, keyOf, keyNames, lineage);

@@ -4,42 +4,58 @@ import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * What the samples say about where processes came from, across scans. When a process's parent
- * exits, the kernel hands it to init (or the nearest subreaper) and the tree forgets the link;
- * this remembers it: the first parent a process was seen under, and that parent's command,
- * even after the parent is gone (a ghost). Ghosts are kept only while a living process still
- * descends from them.
+ * What the analysis remembers of each process between scans. Where it came from: when a
+ * process's parent exits, the kernel hands it to init (or the nearest subreaper) and the tree
+ * forgets the link; this remembers it: the first parent a process was seen under, and that
+ * parent's command, even after the parent is gone (a ghost). Ghosts are kept only while a
+ * living process still descends from them. And its command key, worked out again only when its
+ * cmdline or exe changed (an exec): the process table hands over the same cmdline list until it
+ * re-reads it, so a reference comparison is enough.
+ *
+ * <p>One map and one object per process: at 50,000 processes every object kept here is 50,000
+ * objects that each full collection traces.
  */
 public final class Lineage {
-    /** A process as remembered: its command and the parent it was first seen under. */
+    /** A process as remembered. */
     static final class Origin {
-        final String commandKey;
-        final ProcessIdentity parent;
-        final boolean parentedToInitAtFirstSight;
+        // Where it came from; set at the first update that sees it.
+        boolean placed;
+        String commandKey; // as first seen: what a ghost is shown as
+        ProcessIdentity parent;
+        boolean parentedToInitAtFirstSight;
+        boolean reparented;
+        // Its command key now, and what it was worked out from.
+        List<String> cmdline;
+        String exe;
+        String key;
         int sweep; // the last ghost sweep that found it on a living line
-
-        Origin(String commandKey, ProcessIdentity parent, boolean parentedToInitAtFirstSight) {
-            this.commandKey = commandKey;
-            this.parent = parent;
-            this.parentedToInitAtFirstSight = parentedToInitAtFirstSight;
-        }
     }
 
     private final Map<ProcessIdentity, Origin> origins = new HashMap<>();
-    private final Set<ProcessIdentity> reparented = new HashSet<>();
     private static final int GHOST_SWEEP_EVERY = 10;
     private int updates;
     private int sweeps;
 
+    /** The command key of a living process (see {@link CommandKeys}), remembered until it execs. */
+    String keyOf(ProcessSample p) {
+        Origin o = origins.get(p.identity());
+        if (o == null) origins.put(p.identity(), o = new Origin());
+        if (o.key == null || o.cmdline != p.cmdline() || !o.exe.equals(p.exe())) {
+            o.cmdline = p.cmdline();
+            o.exe = p.exe();
+            o.key = CommandKeys.of(p);
+        }
+        return o.key;
+    }
+
     /**
-     * Takes in one scan: new processes, reparentings, and now and then forgets unneeded ghosts.
-     * Returns how many processes this scan found reparented for the first time.
+     * Takes in one scan: new processes, reparentings, and now and then forgets unneeded ghosts
+     * and processes that are gone. Returns how many processes this scan found reparented for the
+     * first time.
      */
     int update(List<ProcessSample> processes, PidIndex pids, int[] keyOfLiving, List<String> keyNames) {
         int newly = 0;
@@ -48,11 +64,16 @@ public final class Lineage {
             int at = pids.of(p.ppid());
             ProcessIdentity parentId = at == PidIndex.NONE ? null : processes.get(at).identity();
             Origin known = origins.get(p.identity());
-            if (known == null) {
+            if (known == null) origins.put(p.identity(), known = new Origin());
+            if (!known.placed) {
                 boolean underInit = p.ppid() == 1 || parentId == null;
-                origins.put(p.identity(), new Origin(keyNames.get(keyOfLiving[i]), underInit ? null : parentId, underInit));
-            } else if (known.parent != null && !known.parent.equals(parentId)) {
-                if (reparented.add(p.identity())) newly++; // its first parent is gone: init or a subreaper has it now
+                known.placed = true;
+                known.commandKey = keyNames.get(keyOfLiving[i]);
+                known.parent = underInit ? null : parentId;
+                known.parentedToInitAtFirstSight = underInit;
+            } else if (known.parent != null && !known.parent.equals(parentId) && !known.reparented) {
+                known.reparented = true; // its first parent is gone: init or a subreaper has it now
+                newly++;
             }
         }
         // Ghost bookkeeping walks every line; once in a while is enough to keep memory bounded.
@@ -63,9 +84,10 @@ public final class Lineage {
     }
 
     /**
-     * Marks every origin on a line up from a living process, then drops the unmarked. The mark is
-     * in the origin (a set of 50,000 made now and then outlived young collections and was
-     * promoted), and a walk stops at the first origin already marked: it never loops.
+     * Marks every origin on a line up from a living process, then drops the unmarked: processes
+     * gone, and ghosts nothing living descends from. The mark is in the origin (a set of 50,000
+     * made now and then outlived young collections and was promoted), and a walk stops at the
+     * first origin already marked: it never loops.
      */
     private void forgetUnreferencedGhosts(List<ProcessSample> living) {
         int sweep = ++sweeps;
@@ -77,11 +99,11 @@ public final class Lineage {
             }
         }
         origins.values().removeIf(o -> o.sweep != sweep);
-        reparented.removeIf(id -> !origins.containsKey(id));
     }
 
     public boolean isReparented(ProcessIdentity id) {
-        return reparented.contains(id);
+        Origin o = origins.get(id);
+        return o != null && o.reparented;
     }
 
     /** The parent this process was first seen under, if it was not init; may be a ghost. */

@@ -76,6 +76,30 @@ class AnalyzerTest {
     // --- chains ---------------------------------------------------------------------------
 
     @Test
+    void aProcessThatExecsMovesToItsNewCommandsGroupAndGoneProcessesAreForgotten() {
+        List<ProcessSample> p = shell();
+        p.add(proc(200, 50).binary(TOOL).session(50).build());
+        analyze(0, p);
+        List<ProcessSample> execed = shell();
+        execed.add(proc(200, 50).exe("/usr/bin/bash").args("bash", DEPLOY).session(50).build()); // same identity, new program
+        Snapshot after = analyze(1, execed);
+        assertThat(commands(after)).contains(DEPLOY).doesNotContain(TOOL);
+
+        Lineage lineage = new Lineage();
+        for (int scan = 0; scan < 30; scan++) {
+            List<ProcessSample> living = with(List.of(proc(1000 + scan, 1).binary(TOOL).build())); // one short-lived process a scan
+            int[] keyOf = new int[living.size()];
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < living.size(); i++) {
+                names.add(lineage.keyOf(living.get(i)));
+                keyOf[i] = i;
+            }
+            lineage.update(living, new PidIndex(living), keyOf, names);
+        }
+        assertThat(lineage.remembered()).as("what is remembered of processes long gone").isLessThanOrEqualTo(5 + 10);
+    }
+
+    @Test
     void anUnchangedChainIsTheSameObjectNextScanAndAChangedOneIsNew() {
         List<ProcessSample> p = shell();
         for (int pid = 200; pid < 205; pid++) p.add(proc(pid, 50).binary(TOOL).session(50).build()); // 5 one-process chains
