@@ -60,8 +60,8 @@ public final class ScanBench {
     static final int INCREMENTAL_ROUNDS = 9;
 
     /** The JVM options the launcher gives the console, so the live run's memory is the console's. */
-    public static final List<String> CONSOLE_JVM_OPTIONS = List.of("-Xms32m", "-Xmx512m", "-XX:+UseSerialGC",
-            "-XX:SurvivorRatio=6", "-XX:TargetSurvivorRatio=90");
+    public static final List<String> CONSOLE_JVM_OPTIONS = List.of("-Xms192m", "-Xmx512m", "-Xmn48m",
+            "-XX:+UseSerialGC", "-XX:SurvivorRatio=4", "-XX:TargetSurvivorRatio=90");
 
     /**
      * Runs {@code runaway bench live} in a JVM of its own, started with the console's options in
