@@ -46,7 +46,8 @@ class StopEngineTest {
             String tool = drill.folder().resolve("cache/tool").toString();
             awaitCap(drill);
             StopPlan plan = plan(tool, true);
-            assertThat(plan.chosen()).isEqualTo(Lever.FREEZE_CGROUP);
+            // Said in full: it once chose QUARANTINE in a suite run (flaky under load, not yet explained).
+            assertThat(plan.chosen()).as(String.join("\n", plan.describe())).isEqualTo(Lever.FREEZE_CGROUP);
             StopEngine.Outcome outcome = run(plan);
             assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
             assertThat(drill.sandbox().memberPids()).isEmpty();
