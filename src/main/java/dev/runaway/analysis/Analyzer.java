@@ -69,7 +69,7 @@ public final class Analyzer {
             }
             keyOf[i] = id;
         }
-        PidIndex pids = new PidIndex(processes);
+        PidIndex pids = PidIndex.of(processes);
         int reparented = lineage.update(processes, pids, keyOf, keyNames);
         Forest forest = Forest.build(processes, pids, keyOf, keyNames, lineage);
         Chains.Cut cut = Chains.of(forest, lastCut, singleCommands);

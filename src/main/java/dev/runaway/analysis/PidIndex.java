@@ -18,18 +18,11 @@ final class PidIndex {
         this.positions = positions;
     }
 
-    PidIndex(List<ProcessSample> processes) {
-        this(of(pidsOf(processes)));
-    }
-
-    private PidIndex(PidIndex built) {
-        this(built.sortedPids, built.positions);
-    }
-
-    private static int[] pidsOf(List<ProcessSample> processes) {
+    /** An index of a scan's processes: position i is processes.get(i). */
+    static PidIndex of(List<ProcessSample> processes) {
         int[] pids = new int[processes.size()];
         for (int i = 0; i < pids.length; i++) pids[i] = processes.get(i).pid();
-        return pids;
+        return of(pids);
     }
 
     /** An index of {@code pids} (taken over, not copied): position i holds pids[i]. */

@@ -94,7 +94,7 @@ class AnalyzerTest {
                 names.add(lineage.keyOf(living.get(i)));
                 keyOf[i] = i;
             }
-            lineage.update(living, new PidIndex(living), keyOf, names);
+            lineage.update(living, PidIndex.of(living), keyOf, names);
         }
         assertThat(lineage.remembered()).as("what is remembered of processes long gone").isLessThanOrEqualTo(5 + 10);
     }
