@@ -255,9 +255,9 @@ public final class ProcessTable {
             lostMidScan.add(pid); // its children are re-read next scan, as for any vanished pid
             return;
         }
+        // Only stats that say something new get here: readStats drops the rest (see news).
         boolean reused = stat.startTicks() != before.identity().startTicks();
         boolean execed = !stat.comm().equals(before.comm());
-        if (!reused && !execed && unchanged(stat, before)) return; // keep the old sample: the new one dies young
         Statics statics = reused || execed ? staticsSeen.of(readStatics(pid, with))
                 : new Statics(before.uid(), before.cmdline(), before.exe(), before.cgroup());
         entries.put(pid, sample(stat, statics));
