@@ -108,9 +108,11 @@ public final class StopCommand implements Callable<Integer> {
         boolean root = LibC.INSTANCE.geteuid() == 0;
         try (Actuator actuator = new Actuator(PROC, root ? () -> null : StopCommand::startInstalledHelper)) {
             StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
+            long coreReady = System.nanoTime();
             // Confirmed on the command line: stop growth first, from the cheapest exact reading, then plan while frozen.
             Optional<EarlyFreeze.Frozen> early = yes ? EarlyFreeze.tryFreeze(PROC, selector, actuator, core.exclusions()) : Optional.empty();
-            StopSession session = core.open(selector).prepare();
+            long earlyDone = System.nanoTime();
+            StopSession session = core.open(selector).prepare(early.map(f -> EarlyFreeze.targetsOf(PROC, selector, f, actuator)).orElse(null));
             long planned = System.nanoTime();
             if (session.state() != StopSession.State.READY) {
                 early.ifPresent(f -> thaw(actuator, f));
@@ -126,8 +128,8 @@ public final class StopCommand implements Callable<Integer> {
             if (!json) {
                 plan.describe().forEach(out::println);
                 out.println("Priority: " + priority.words());
-                early.ifPresent(f -> out.println("Growth stopped already: froze " + f.cgroup() + " (" + f.members()
-                        + " processes) as soon as the targets were known, before this plan"));
+                early.ifPresent(f -> out.println("Growth stopped already, as soon as the targets were known, before this plan: "
+                        + (f.pidsCapped() ? "pids.max 0 and freezing " : "froze ") + f.cgroup() + " (" + f.members() + " processes)"));
                 if (!session.helperNote().isEmpty()) out.println("Helper: " + session.helperNote());
             }
             out.flush();
@@ -154,7 +156,8 @@ public final class StopCommand implements Callable<Integer> {
             long growthStoppedNanos = early.map(EarlyFreeze.Frozen::atNanos).orElse(outcome.millisToGrowthStopped() < 0 ? -1
                     : confirmed + outcome.millisToGrowthStopped() * 1_000_000);
             long zeroNanos = outcome.millisToZero() < 0 ? -1 : confirmed + outcome.millisToZero() * 1_000_000;
-            Timings timings = new Timings(launchedMicros, enteredMicros, entered, planned, growthStoppedNanos, zeroNanos);
+            Timings timings = new Timings(launchedMicros, enteredMicros, entered, coreReady, earlyDone, planned, growthStoppedNanos,
+                    zeroNanos);
             if (json) out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(
                     toJson(plan, outcome, timings, priority, early)));
             else summary(out, outcome, timings);
@@ -166,8 +169,8 @@ public final class StopCommand implements Callable<Integer> {
      * When things happened, for the figures: the launcher's start (or the JVM's), this command's
      * start, the plan, growth stopped, zero (nanoTime; -1 when it did not happen).
      */
-    record Timings(long launchedMicros, long enteredMicros, long enteredNanos, long plannedNanos, long growthStoppedNanos,
-                   long zeroNanos) {
+    record Timings(long launchedMicros, long enteredMicros, long enteredNanos, long coreReadyNanos, long earlyFreezeNanos,
+                   long plannedNanos, long growthStoppedNanos, long zeroNanos) {
         long sinceLaunch(long nanos) {
             if (nanos < 0) return -1;
             return (enteredMicros - launchedMicros) / 1000 + (nanos - enteredNanos) / 1_000_000;
@@ -179,6 +182,7 @@ public final class StopCommand implements Callable<Integer> {
     }
 
     private static void thaw(Actuator actuator, EarlyFreeze.Frozen f) {
+        actuator.uncapPids(f.cgroup());
         try {
             actuator.freeze(f.cgroup(), false);
         } catch (dev.runaway.stop.StopException e) {
@@ -263,7 +267,9 @@ public final class StopCommand implements Callable<Integer> {
         p.put("following", plan.targets().following().name());
         p.put("privilege", plan.privilege().words());
         p.put("priority", priority.words());
-        early.ifPresent(f -> p.put("frozenBeforePlan", f.cgroup()));
+        early.ifPresent(f -> p.putObject("frozenBeforePlan").put("cgroup", f.cgroup()).put("members", f.members())
+                .put("pidsCapped", f.pidsCapped()).put("resolveMillis", (f.resolvedNanos() - f.startedNanos()) / 1_000_000)
+                .put("freezeMillis", (f.atNanos() - f.resolvedNanos()) / 1_000_000));
         ArrayNode targets = p.putArray("targets");
         for (ProcessSample s : plan.members()) {
             targets.addObject().put("pid", s.pid()).put("startTicks", s.identity().startTicks()).put("exe", s.exe());
@@ -294,6 +300,8 @@ public final class StopCommand implements Callable<Integer> {
         root.put("millisToZero", t.growthToZero());
         ObjectNode timings = root.putObject("timings");
         timings.put("launcherToCommand", (t.enteredMicros() - t.launchedMicros()) / 1000);
+        timings.put("launcherToCoreReady", t.sinceLaunch(t.coreReadyNanos()));
+        timings.put("launcherToEarlyFreezeDone", t.sinceLaunch(t.earlyFreezeNanos()));
         timings.put("launcherToPlan", t.sinceLaunch(t.plannedNanos()));
         timings.put("launcherToGrowthStopped", t.sinceLaunch(t.growthStoppedNanos()));
         timings.put("launcherToZero", t.sinceLaunch(t.zeroNanos()));

@@ -29,6 +29,20 @@ public interface Actions {
 
     void release(String quarantine) throws StopException;
 
+    /**
+     * Sets pids.max to 0 on the pids cgroup of this cgroup (v2, or the v1 pids hierarchy's) when
+     * that holds nothing but this cgroup's members: from then no fork in it succeeds, at once,
+     * whereas a freeze waits for every task to be scheduled once. Returns false when there is no
+     * such pids cgroup or it cannot be written (no helper verb does this: as you only).
+     */
+    default boolean capPids(String cgroup) {
+        return false;
+    }
+
+    /** Puts back the pids.max {@link #capPids} changed. */
+    default void uncapPids(String cgroup) {
+    }
+
     /** Takes the execute bits off; returns the old mode. */
     int revoke(String file) throws StopException;
 

@@ -21,13 +21,17 @@ import java.util.function.Supplier;
 public final class Actuator implements Actions, AutoCloseable {
     private final Path procRoot;
     private final Path unified;
+    private final Path v1Pids;
+    private final java.util.Map<String, String[]> cappedPids = new java.util.HashMap<>();
     private final Supplier<HelperClient> helperStarter;
     private HelperClient helper;
     private int helperRequests;
 
     public Actuator(Path procRoot, Supplier<HelperClient> helperStarter) {
         this.procRoot = procRoot;
-        this.unified = CgroupLayout.detect().unified().orElse(null);
+        CgroupLayout layout = CgroupLayout.detect();
+        this.unified = layout.unified().orElse(null);
+        this.v1Pids = layout.v1Pids().orElse(null);
         this.helperStarter = helperStarter;
     }
 
@@ -64,6 +68,54 @@ public final class Actuator implements Actions, AutoCloseable {
     @Override
     public void killCgroup(String cgroup) throws StopException {
         writeOrHelper(cgroup, "cgroup.kill", "1", "KILLCG " + cgroup);
+    }
+
+    @Override
+    public synchronized boolean capPids(String cgroup) {
+        Path file = pidsMaxOf(cgroup);
+        if (file == null) return false;
+        try {
+            String old = Files.readString(file).trim();
+            Files.writeString(file, "0");
+            cappedPids.putIfAbsent(cgroup, new String[] {file.toString(), old});
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public synchronized void uncapPids(String cgroup) {
+        String[] was = cappedPids.remove(cgroup);
+        if (was == null) return;
+        try {
+            Files.writeString(Path.of(was[0]), was[1]);
+        } catch (IOException e) {
+            // removed meanwhile (the cgroup emptied and was taken down): nothing to put back
+        }
+    }
+
+    /** The pids.max governing this cgroup when that pids cgroup holds only its members; else null. */
+    private Path pidsMaxOf(String cgroup) {
+        Path v2 = dir(cgroup).resolve("pids.max");
+        if (Files.exists(v2)) return v2;
+        Set<Integer> members = members(cgroup);
+        if (members.isEmpty() || v1Pids == null) return null;
+        String path = null;
+        try {
+            for (String line : Files.readAllLines(procRoot.resolve(members.iterator().next() + "/cgroup"))) {
+                int at = line.indexOf(":pids:");
+                if (at >= 0) path = line.substring(at + 6);
+            }
+        } catch (IOException | RuntimeException gone) {
+            return null;
+        }
+        if (path == null || path.equals("/") || path.contains("..")) return null;
+        Path dir = v1Pids.resolve(path.substring(1));
+        Set<Integer> inPids = new HashSet<>();
+        collect(dir, inPids);
+        if (!members.containsAll(inPids)) return null; // the pids cgroup holds others too: never cap them
+        return Files.exists(dir.resolve("pids.max")) ? dir.resolve("pids.max") : null;
     }
 
     /** Members of a cgroup and its children; cgroupfs lets anyone read them. */

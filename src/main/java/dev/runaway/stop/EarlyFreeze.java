@@ -19,14 +19,15 @@ import java.util.Set;
  * For {@code runaway stop --yes} only: without it the user has not confirmed yet.
  */
 public final class EarlyFreeze {
-    /** What was frozen, and when (System.nanoTime). */
-    public record Frozen(String cgroup, int members, long atNanos) {
+    /** What was frozen, when the targets were known and when the freeze held (System.nanoTime). */
+    public record Frozen(String cgroup, int members, boolean pidsCapped, long startedNanos, long resolvedNanos, long atNanos) {
     }
 
     private EarlyFreeze() {
     }
 
     public static Optional<Frozen> tryFreeze(Path proc, Selector selector, Actions actions, Exclusions exclusions) {
+        long started = System.nanoTime();
         String cgroup;
         if (selector instanceof Selector.Cgroup c) {
             cgroup = c.path();
@@ -39,14 +40,41 @@ public final class EarlyFreeze {
         Set<Integer> members = actions.members(cgroup);
         for (var e : exclusions.listed()) if (members.contains(e.process().pid())) return Optional.empty();
         if (members.isEmpty()) return Optional.empty();
+        long resolved = System.nanoTime();
+        boolean capped = actions.capPids(cgroup);
         try {
             actions.freeze(cgroup, true);
         } catch (StopException | RuntimeException e) {
+            if (capped) actions.uncapPids(cgroup);
             return Optional.empty(); // the plan checks the levers and says why
         }
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!actions.isFrozen(cgroup) && System.nanoTime() < deadline) Thread.onSpinWait();
-        return Optional.of(new Frozen(cgroup, members.size(), System.nanoTime()));
+        if (!capped) {
+            // Without a pids cap growth stops only once the freeze holds.
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (!actions.isFrozen(cgroup) && System.nanoTime() < deadline) Thread.onSpinWait();
+        }
+        return Optional.of(new Frozen(cgroup, members.size(), capped, started, resolved, System.nanoTime()));
+    }
+
+    /**
+     * The targets as the kernel lists them in the frozen cgroup, read cheaply: stat, exe and
+     * owner of each (no command line, no cgroup file): at thousands of processes pressing on a
+     * cap a full read of five files each takes seconds, and the cgroup is already exact.
+     */
+    public static Targets targetsOf(Path proc, Selector selector, Frozen frozen, Actions actions) {
+        ProcReader reader = new ProcReader(proc);
+        java.util.List<dev.runaway.model.ProcessSample> members = new java.util.ArrayList<>();
+        for (int pid : actions.members(frozen.cgroup())) {
+            Optional<ProcStat> s = reader.stat(pid);
+            if (s.isEmpty() || s.get().isZombie()) continue;
+            ProcStat st = s.get();
+            members.add(new dev.runaway.model.ProcessSample(st.identity(), st.ppid(), st.pgrp(), st.session(), st.state(), st.comm(),
+                    st.numThreads(), st.rssPages() * 4096, st.cpuTicks(), reader.uid(pid), java.util.List.of(), reader.exe(pid),
+                    frozen.cgroup()));
+        }
+        return new Targets(selector, java.util.List.copyOf(members), Optional.of(frozen.cgroup()), "the cgroup " + frozen.cgroup()
+                + " holds only the targets (the kernel's list, checked before it was frozen)", java.util.List.of(), java.util.List.of(),
+                selector instanceof Selector.Cgroup ? Targets.Following.CGROUP : Targets.Following.KEY);
     }
 
     /** The cgroup holding exactly the processes of a binary key (and their children), or null. */

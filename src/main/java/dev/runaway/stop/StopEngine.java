@@ -106,6 +106,7 @@ public final class StopEngine {
         private final Map<String, Integer> revoked = new LinkedHashMap<>();
         private final Map<String, Integer> restored = new LinkedHashMap<>();
         private boolean frozen;
+        private boolean pidsCapped;
         private String quarantine;
         private String cgroupHeld; // the cgroup a lever holds the targets in: frozen, or the quarantine
         Targets last;
@@ -132,10 +133,15 @@ public final class StopEngine {
             return switch (lever) {
                 case FREEZE_CGROUP -> lever(Action.FREEZE, () -> {
                     String cgroup = plan.cgroup().orElseThrow(() -> new StopException("no cgroup holds only the targets"));
+                    // pids.max 0 first: no fork succeeds from then on, whereas the freeze holds only once
+                    // every task was scheduled to freeze itself (seconds, at thousands pressing on a cap).
+                    pidsCapped = actions.capPids(cgroup);
                     actions.freeze(cgroup, true);
                     frozen = true;
-                    waitFrozen(cgroup);
                     cgroupHeld = cgroup;
+                    if (pidsCapped) return new StopOrder.Pulled(actions.members(cgroup).size(), "pids.max 0 on " + cgroup
+                            + " (no fork succeeds) and freezing it");
+                    waitFrozen(cgroup);
                     return new StopOrder.Pulled(actions.members(cgroup).size(), "froze " + cgroup);
                 });
                 case REVOKE_EXEC -> lever(Action.REVOKE_EXEC, () -> {
@@ -213,6 +219,10 @@ public final class StopEngine {
         @Override
         public void restore(StopOrder.Log log) {
             long t = System.nanoTime();
+            if (pidsCapped) {
+                actions.uncapPids(plan.cgroup().orElseThrow());
+                log.step(Phase.RESTORE, Action.PIDS_MAX_ZERO, 1, Result.DONE, "pids.max of " + plan.cgroup().get() + " back as it was", t);
+            }
             if (frozen) {
                 try {
                     actions.freeze(plan.cgroup().orElseThrow(), false);

@@ -82,18 +82,30 @@ public final class StopSession implements AutoCloseable {
 
     /** Reads the targets by their definition and plans; READY or REFUSED afterwards. */
     public StopSession prepare() {
+        return prepare(null);
+    }
+
+    /**
+     * Plans from targets already read (a frozen cgroup's kernel list, say) instead of a full
+     * scan; the definition is still read afresh by every later round and by confirm-zero.
+     */
+    public StopSession prepare(Targets known) {
         synchronized (this) {
             if (state != State.NEW) return this;
         }
         Refusal early = core.refusal(selector);
         if (early != null) return refuse(early);
         TargetRescan r = core.rescan(selector);
-        Targets targets = r.get();
+        Targets targets = known != null ? known : r.get();
+        if (known != null) r.seed(known);
         if (targets.members().isEmpty()) {
             r.close();
-            return refuse(new Refusal(Reason.NOTHING_MATCHES, "nothing matches " + selector.label()
-                    + (targets.excluded().isEmpty() ? "" : " but what is excluded (" + targets.excluded().size() + " processes: this stop,"
-                    + " its shell or terminal)")));
+            StringBuilder words = new StringBuilder("nothing matches " + selector.label());
+            if (!targets.excluded().isEmpty()) words.append(" but what is never a target:");
+            for (Exclusions.Excluded e : targets.excluded()) {
+                words.append(" pid ").append(e.process().pid()).append(" (").append(e.name()).append("): ").append(e.why().words()).append(';');
+            }
+            return refuse(new Refusal(Reason.NOTHING_MATCHES, words.toString()));
         }
         StopPlan p = core.planner().plan(targets);
         String note = core.warmHelperIfNeeded(p);

@@ -49,6 +49,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
     private int rootSession = -1;
     private int rootUid = -1;
     private List<ProcessSample> lastProcesses = List.of();
+    private Targets last;
 
     public TargetRescan(Path proc, Selector selector, Exclusions exclusions, PulseReader pulse) {
         this.proc = proc;
@@ -65,8 +66,79 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         this.events = byDescent ? ProcEvents.open().orElse(null) : null;
     }
 
+    /**
+     * Targets already read (the plan's) seed the definition: later reads may then be light.
+     */
+    public synchronized void seed(Targets planned) {
+        for (ProcessSample p : planned.members()) if (!(selector instanceof Selector.Cgroup)) sticky.add(p.identity());
+        last = planned;
+    }
+
     @Override
     public synchronized Targets get() {
+        if (last != null && lightKey() != null) return light();
+        Targets t = full();
+        last = t;
+        return t;
+    }
+
+    /**
+     * The binary a command key names when no interpreter runs it (then membership is a matter of
+     * /proc/PID/exe alone); null for script keys, which need each command line.
+     */
+    private String lightKey() {
+        if (!(selector instanceof Selector.Command c) || !c.key().startsWith("/")) return null;
+        String asProgram = dev.runaway.analysis.CommandKeys.of(List.of(c.key(), "x"), c.key(), "");
+        return asProgram.equals(c.key()) ? c.key() : null;
+    }
+
+    /**
+     * A light reading of a binary key's definition, for the rounds and confirm-zero after the
+     * plan: stat and exe of each process (neither waits on a process's memory map, which
+     * processes forking at a cap hold for writing; command lines and cgroups would), members by
+     * key, their descendants by parent, and every member seen before while it lives.
+     */
+    private Targets light() {
+        String key = lightKey();
+        followForks();
+        Map<Integer, List<ProcStat>> children = new HashMap<>();
+        List<ProcStat> seeds = new ArrayList<>();
+        Map<Integer, String> exes = new HashMap<>();
+        for (int pid : reader.pids()) {
+            Optional<ProcStat> s = reader.stat(pid);
+            if (s.isEmpty() || s.get().isZombie() || s.get().state() == 'X') continue;
+            ProcStat st = s.get();
+            children.computeIfAbsent(st.ppid(), k -> new ArrayList<>()).add(st);
+            String exe = reader.exe(pid);
+            exes.put(pid, exe);
+            if (key.equals(exe) || sticky.contains(st.identity()) || forkedFromMembers.contains(pid)) seeds.add(st);
+        }
+        List<ProcessSample> members = new ArrayList<>();
+        List<Exclusions.Excluded> excluded = new ArrayList<>();
+        Set<Integer> seen = new HashSet<>();
+        java.util.ArrayDeque<ProcStat> queue = new java.util.ArrayDeque<>(seeds);
+        while (!queue.isEmpty()) {
+            ProcStat st = queue.poll();
+            if (!seen.add(st.pid())) continue;
+            ProcessSample p = new ProcessSample(st.identity(), st.ppid(), st.pgrp(), st.session(), st.state(), st.comm(),
+                    st.numThreads(), 0, st.cpuTicks(), -1, List.of(), exes.getOrDefault(st.pid(), ""), "");
+            Optional<Exclusions.Excluded> why = exclusions.of(p);
+            if (why.isPresent()) {
+                excluded.add(why.get());
+                continue;
+            }
+            members.add(p);
+            sticky.add(p.identity());
+            queue.addAll(children.getOrDefault(st.pid(), List.of()));
+        }
+        Set<Integer> memberPids = new HashSet<>();
+        for (ProcessSample p : members) memberPids.add(p.pid());
+        forkedFromMembers.retainAll(memberPids);
+        return new Targets(selector, List.copyOf(members), last.cgroup(), last.cgroupNote(), List.copyOf(excluded), List.of(),
+                Targets.Following.KEY);
+    }
+
+    private Targets full() {
         Set<Integer> inCgroup = selector instanceof Selector.Cgroup c ? kernelMembers(c.path()) : Set.of();
         followForks();
         ScanSample scan = table.scan(true);
