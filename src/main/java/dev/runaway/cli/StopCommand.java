@@ -269,7 +269,8 @@ public final class StopCommand implements Callable<Integer> {
         p.put("priority", priority.words());
         early.ifPresent(f -> p.putObject("frozenBeforePlan").put("cgroup", f.cgroup()).put("members", f.members())
                 .put("pidsCapped", f.pidsCapped()).put("resolveMillis", (f.resolvedNanos() - f.startedNanos()) / 1_000_000)
-                .put("freezeMillis", (f.atNanos() - f.resolvedNanos()) / 1_000_000));
+                .put("freezeMillis", (f.atNanos() - f.resolvedNanos()) / 1_000_000)
+                .set("phaseMillis", mapper.valueToTree(f.phaseMillis())));
         ArrayNode targets = p.putArray("targets");
         for (ProcessSample s : plan.members()) {
             targets.addObject().put("pid", s.pid()).put("startTicks", s.identity().startTicks()).put("exe", s.exe());

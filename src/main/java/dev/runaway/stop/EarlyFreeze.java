@@ -20,7 +20,8 @@ import java.util.Set;
  */
 public final class EarlyFreeze {
     /** What was frozen, when the targets were known and when the freeze held (System.nanoTime). */
-    public record Frozen(String cgroup, int members, boolean pidsCapped, long startedNanos, long resolvedNanos, long atNanos) {
+    public record Frozen(String cgroup, int members, boolean pidsCapped, long startedNanos, long resolvedNanos, long atNanos,
+                         java.util.Map<String, Long> phaseMillis) {
     }
 
     private EarlyFreeze() {
@@ -28,20 +29,25 @@ public final class EarlyFreeze {
 
     public static Optional<Frozen> tryFreeze(Path proc, Selector selector, Actions actions, Exclusions exclusions) {
         long started = System.nanoTime();
+        java.util.Map<String, Long> phases = new java.util.LinkedHashMap<>();
         String cgroup;
+        Set<Integer> members;
         if (selector instanceof Selector.Cgroup c) {
             cgroup = c.path();
+            members = actions.members(cgroup);
         } else if (selector instanceof Selector.Command c && c.key().startsWith("/")) {
-            cgroup = cgroupOfKey(proc, c.key(), actions);
+            Set<Integer>[] in = new Set[1];
+            cgroup = cgroupOfKey(proc, c.key(), actions, in, phases);
+            members = in[0];
         } else {
             return Optional.empty();
         }
         if (cgroup == null || cgroup.equals("/") || TargetRescan.ownCgroups().contains(cgroup)) return Optional.empty();
-        Set<Integer> members = actions.members(cgroup);
         for (var e : exclusions.listed()) if (members.contains(e.process().pid())) return Optional.empty();
         if (members.isEmpty()) return Optional.empty();
         long resolved = System.nanoTime();
         boolean capped = actions.capPids(cgroup);
+        phases.put("capPids", (System.nanoTime() - resolved) / 1_000_000);
         try {
             actions.freeze(cgroup, true);
         } catch (StopException | RuntimeException e) {
@@ -53,7 +59,7 @@ public final class EarlyFreeze {
             long deadline = System.nanoTime() + 5_000_000_000L;
             while (!actions.isFrozen(cgroup) && System.nanoTime() < deadline) Thread.onSpinWait();
         }
-        return Optional.of(new Frozen(cgroup, members.size(), capped, started, resolved, System.nanoTime()));
+        return Optional.of(new Frozen(cgroup, members.size(), capped, started, resolved, System.nanoTime(), phases));
     }
 
     /**
@@ -78,10 +84,15 @@ public final class EarlyFreeze {
     }
 
     /** The cgroup holding exactly the processes of a binary key (and their children), or null. */
-    private static String cgroupOfKey(Path proc, String key, Actions actions) {
+    private static String cgroupOfKey(Path proc, String key, Actions actions, Set<Integer>[] in, java.util.Map<String, Long> phases) {
+        long t = System.nanoTime();
         ProcReader reader = new ProcReader(proc);
+        int[] pids = reader.pids();
+        phases.put("listPids", (System.nanoTime() - t) / 1_000_000);
+        t = System.nanoTime();
         Set<Integer> matches = new HashSet<>();
-        for (int pid : reader.pids()) if (key.equals(reader.exe(pid))) matches.add(pid);
+        for (int pid : pids) if (key.equals(reader.exe(pid))) matches.add(pid);
+        phases.put("readExe", (System.nanoTime() - t) / 1_000_000);
         if (matches.isEmpty()) return null;
         String cgroup = null;
         for (int pid : matches) {
@@ -89,7 +100,11 @@ public final class EarlyFreeze {
             if (cgroup != null && !cgroup.isEmpty()) break;
         }
         if (cgroup == null || cgroup.isEmpty()) return null;
+        t = System.nanoTime();
         Set<Integer> members = actions.members(cgroup);
+        in[0] = members;
+        phases.put("cgroupProcs", (System.nanoTime() - t) / 1_000_000);
+        t = System.nanoTime();
         for (int pid : members) {
             if (matches.contains(pid)) continue;
             Optional<ProcStat> s = ProcStat.read(proc, pid);
@@ -102,6 +117,7 @@ public final class EarlyFreeze {
             // every one of them in it (or gone): a match elsewhere means the key spans cgroups
             if (!members.contains(pid) && ProcStat.read(proc, pid).filter(s -> !s.isZombie()).isPresent()) return null;
         }
+        phases.put("check", (System.nanoTime() - t) / 1_000_000);
         return cgroup;
     }
 }
