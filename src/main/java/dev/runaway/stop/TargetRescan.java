@@ -120,8 +120,11 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         while (!queue.isEmpty()) {
             ProcStat st = queue.poll();
             if (!seen.add(st.pid())) continue;
+            // The cgroup is read only for this process's own children: whether they are its own (the helper) or a drill's.
+            String cgroup = st.ppid() == exclusions.self() ? reader.cgroup(st.pid()) : "";
+            if (st.ppid() == exclusions.self() && cgroup.isEmpty()) continue; // gone meanwhile
             ProcessSample p = new ProcessSample(st.identity(), st.ppid(), st.pgrp(), st.session(), st.state(), st.comm(),
-                    st.numThreads(), 0, st.cpuTicks(), -1, List.of(), exes.getOrDefault(st.pid(), ""), "");
+                    st.numThreads(), 0, st.cpuTicks(), -1, List.of(), exes.getOrDefault(st.pid(), ""), cgroup);
             Optional<Exclusions.Excluded> why = exclusions.of(p);
             if (why.isPresent()) {
                 excluded.add(why.get());
