@@ -27,14 +27,19 @@ import java.util.Set;
 public final class Analyzer {
     /** Growth is fitted over this many seconds of scans. */
     public static final double WINDOW_SECONDS = 10;
-    /** A key must occur this many times along one ancestry line to count as recursion. */
-    public static final int RECURSION_REPEATS = 3;
+    /**
+     * What a wrapper does: a version-manager shim, {@code man}, a launcher that re-executes itself
+     * recur up to this many times along one line. Recursion is flagged beyond it, or when the
+     * repetition keeps growing (it rose at {@link #GROWING_RECURSION_STEPS} scans and is at least this).
+     */
+    public static final int WRAPPER_REPEATS = 3;
+    static final int GROWING_RECURSION_STEPS = 2;
     /** Memory growth below this (a JVM warming up, a cache filling) is not a runaway. */
     public static final double MEMORY_NOISE_BYTES_PER_SECOND = 1 << 20;
     /** Exhaustion further away than this is not reported: nothing is heading there yet. */
     public static final double HORIZON_SECONDS = 3600;
 
-    private final Lineage lineage = new Lineage();
+    private final Lineage lineage;
     private final Map<String, GrowthSeries> groupHistory = new HashMap<>();
     private final GrowthSeries totalHistory = new GrowthSeries(WINDOW_SECONDS);
     private final CgroupPids cgroupPids;
@@ -42,7 +47,9 @@ public final class Analyzer {
     private final GroupOrder.Worst worst = new GroupOrder.Worst();
     private PulseSample previousPulse;
 
-    private final int selfPid = (int) ProcessHandle.current().pid();
+    private int selfPid = (int) ProcessHandle.current().pid();
+    /** Per key: the deepest repetition at the last scan, and how many scans it rose at. */
+    private final Map<String, int[]> repetition = new HashMap<>();
     private Forest lastForest;
     private Snapshot lastSnapshot;
     private Chains.Cut lastCut = Chains.Cut.NONE; // its unchanged chains are reused by the next cut
@@ -54,6 +61,12 @@ public final class Analyzer {
     }
 
     public Analyzer(CgroupPids cgroupPids, ProcessCaps caps) {
+        this(cgroupPids, caps, dev.runaway.procfs.ProcPaths.NONE);
+    }
+
+    /** With the /proc links command keys need (see {@link CommandKeys}): a live analysis passes them. */
+    public Analyzer(CgroupPids cgroupPids, ProcessCaps caps, dev.runaway.procfs.ProcPaths paths) {
+        this.lineage = new Lineage(paths);
         this.cgroupPids = cgroupPids;
         this.capWatch = new CapWatch(cgroupPids, caps);
     }
@@ -68,8 +81,10 @@ public final class Analyzer {
         List<String> keyNames = new ArrayList<>();
         Map<String, Integer> keyIds = new HashMap<>();
         int[] keyOf = new int[processes.size()];
+        PidIndex pids = PidIndex.of(processes);
+        boolean[] self = SelfProcesses.of(processes, pids, selfPid);
         for (int i = 0; i < processes.size(); i++) {
-            String key = lineage.keyOf(processes.get(i));
+            String key = self[i] ? SelfProcesses.KEY : lineage.keyOf(processes.get(i));
             Integer id = keyIds.get(key);
             if (id == null) {
                 id = keyNames.size();
@@ -78,7 +93,6 @@ public final class Analyzer {
             }
             keyOf[i] = id;
         }
-        PidIndex pids = PidIndex.of(processes);
         int reparented = lineage.update(processes, pids, keyOf, keyNames);
         Forest forest = Forest.build(processes, pids, keyOf, keyNames, lineage);
         Chains.Cut cut = Chains.of(forest, lastCut, singleCommands);
@@ -104,6 +118,7 @@ public final class Analyzer {
             }
         }
         groupHistory.entrySet().removeIf(h -> !keyIds.containsKey(h.getKey()) && h.getValue().staleAt(now));
+        repetition.keySet().retainAll(keyIds.keySet());
         groups = capWatch.endScan(groups, pulse, now);
         groups.sort(GroupOrder.severity());
         groups = worst.order(groups, now);
@@ -142,8 +157,11 @@ public final class Analyzer {
         series.add(now, tasks, rss);
         GrowthFit growth = series.fitTasks();
         double bytesPerSecond = series.bytesPerSecond();
+        self |= key.equals(SelfProcesses.KEY);
         Recursion recursion = Recursion.find(key, members, repeats, forest);
-        boolean orphans = firstMembersAdopted(key, chains, forest);
+        // The console's own watchdogs detach to init on purpose, and its helpers are not a loop.
+        boolean orphans = !self && firstMembersAdopted(key, chains, forest);
+        boolean recursive = !self && recursive(key, recursion.repeats());
 
         String cgroup = cgroups.size() == 1 ? cgroups.iterator().next() : "";
         Optional<CgroupPids.Cap> cap = cgroup.isEmpty() ? Optional.empty() : cgroupPids.cap(cgroup);
@@ -152,10 +170,26 @@ public final class Analyzer {
         Exhaustion exhaustion = self ? Exhaustion.NONE : Exhaustion.of(growth, bytesPerSecond, tasks, pulse, cgroupRoom);
         CapWatch.Pressing pressing = self ? CapWatch.Pressing.NONE
                 : capWatch.of(cgroup, cap, forest.living.get(members[0]), tasks, tasksByUid);
-        return new Group(key, tasks, List.copyOf(chains), orphans, recursion.repeats() >= RECURSION_REPEATS,
+        return new Group(key, tasks, List.copyOf(chains), orphans, recursive,
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
                 PidList.copyOf(pids, count), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L),
                 pressing.atCap(), pressing.cap(), pressing.refused(), self);
+    }
+
+    /**
+     * Recursion as a signal: a key repeated along one line beyond what a wrapper does, or whose
+     * repetition keeps growing from scan to scan (a suite re-entering itself, one level at a time).
+     */
+    private boolean recursive(String key, int repeats) {
+        int[] seen = repetition.computeIfAbsent(key, k -> new int[] {repeats, 0});
+        if (repeats > seen[0]) seen[1]++;
+        seen[0] = repeats;
+        return repeats > WRAPPER_REPEATS || (repeats >= WRAPPER_REPEATS && seen[1] >= GROWING_RECURSION_STEPS);
+    }
+
+    /** For tests: which pid is "this console". */
+    void selfPid(int pid) {
+        selfPid = pid;
     }
 
     /**

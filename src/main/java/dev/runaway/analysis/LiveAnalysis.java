@@ -35,7 +35,8 @@ public final class LiveAnalysis implements AutoCloseable {
         // The kernel's fork and exit events spare most scans a listing of /proc (root only).
         if (procRoot.equals(Path.of("/proc"))) ProcEvents.open().ifPresent(e -> table.following(this.events = e));
         this.sampler = new Sampler(pulse, table);
-        this.analyzer = new Analyzer(cgroupPids, procRoot.equals(Path.of("/proc")) ? ProcessCaps.live() : ProcessCaps.none());
+        this.analyzer = new Analyzer(cgroupPids, procRoot.equals(Path.of("/proc")) ? ProcessCaps.live() : ProcessCaps.none(),
+                new dev.runaway.procfs.ProcPaths(procRoot));
     }
 
     public static LiveAnalysis live() {

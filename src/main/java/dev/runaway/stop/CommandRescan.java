@@ -35,7 +35,9 @@ public final class CommandRescan implements Supplier<TargetSet> {
         this.command = label;
         this.seed = seed;
         this.table = new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize());
-        this.analyzer = new Analyzer(CgroupPids.live());
+        // The keys scan showed: the same /proc links resolve relative scripts and /dev/fd scripts.
+        this.analyzer = new Analyzer(CgroupPids.live(), dev.runaway.procfs.ProcessCaps.none(),
+                new dev.runaway.procfs.ProcPaths(procRoot));
         this.pulse = pulse;
     }
 

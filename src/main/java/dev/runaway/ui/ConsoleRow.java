@@ -16,11 +16,12 @@ import java.util.List;
  *
  * @param stopLabel what a stop of this row takes, in words
  * @param tasks     for sorting; growth likewise (tasks per second)
+ * @param repeats   how many times a recursive group's key occurs along its deepest line (live rows)
  * @param capText   the limit an at-cap group presses on ("pids.max 600"), or ""
  */
 public record ConsoleRow(Kind kind, String key, String name, List<String> cells, String command, ProcessIdentity top,
                          int pid, double tasks, double growth, boolean recursive, boolean parentedToInit,
-                         List<String> cycle, String stopLabel, boolean atCap, String capText) {
+                         List<String> cycle, String stopLabel, boolean atCap, String capText, int repeats) {
 
     /** MORE stands for the chains past {@link ChainTree#MAX_CHAIN_ROWS}: it can be read, not stopped. */
     public enum Kind { GROUP, CHAIN, PROCESS, MORE }
@@ -31,7 +32,7 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         for (GroupColumn c : GroupColumn.values()) cells.add("");
         return new ConsoleRow(Kind.MORE, "m:" + g.command(), String.format(java.util.Locale.ROOT,
                 "… and %,d more chains (the first %,d are listed; stop the group to take them all)", total - shown, shown),
-                List.copyOf(cells), g.command(), null, -1, 0, 0, false, false, List.of(), "", false, "");
+                List.copyOf(cells), g.command(), null, -1, 0, 0, false, false, List.of(), "", false, "", 1);
     }
 
     public static ConsoleRow of(Group g) {
@@ -40,7 +41,7 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         return new ConsoleRow(Kind.GROUP, "g:" + g.command(), g.command(), List.copyOf(cells), g.command(), null, -1,
                 g.tasks(), g.tasksGrowth().perSecond(), g.recursive(), g.parentedToInit(), g.cycle(),
                 "every process of " + g.command() + " and all below them", g.atCap(),
-                g.cap().map(dev.runaway.analysis.GroupCap::text).orElse(""));
+                g.cap().map(dev.runaway.analysis.GroupCap::text).orElse(""), g.repeats());
     }
 
     /** A group as a recording kept it: no chains, so the chains cell comes from the recorded counts. */
@@ -63,7 +64,7 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         }
         return new ConsoleRow(Kind.GROUP, "g:" + g.command(), g.command(), List.copyOf(cells), g.command(), null, -1,
                 g.tasks(), g.tasksPerSecond(), g.recursive(), g.parentedToInit(), g.cycle(), "recorded: nothing to stop",
-                g.atCap(), g.cap().map(dev.runaway.analysis.GroupCap::text).orElse(""));
+                g.atCap(), g.cap().map(dev.runaway.analysis.GroupCap::text).orElse(""), 1); // a recording keeps the cycle, not the count
     }
 
     public static ConsoleRow of(Group g, Chain c) {
@@ -79,14 +80,14 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         boolean orphan = g.parentedToInit();
         String name = "chain from pid " + c.rootPid() + (orphan ? "  (parented to init)" : "");
         return new ConsoleRow(Kind.CHAIN, chainKey(c.root()), name, List.copyOf(cells), g.command(), c.root(), c.rootPid(),
-                c.tasks(), 0, false, orphan, List.of(), "the chain from pid " + c.rootPid() + " and all below it", false, "");
+                c.tasks(), 0, false, orphan, List.of(), "the chain from pid " + c.rootPid() + " and all below it", false, "", 1);
     }
 
     public static ConsoleRow of(Chain c, int pid, String command) {
         List<String> cells = new ArrayList<>();
         for (GroupColumn col : GroupColumn.values()) cells.add(col == GroupColumn.COMMAND ? command : "");
         return new ConsoleRow(Kind.PROCESS, chainKey(c.root()) + "/p:" + pid, "pid " + pid, List.copyOf(cells), command,
-                c.root(), pid, 1, 0, false, false, List.of(), "pid " + pid + " and all below it", false, "");
+                c.root(), pid, 1, 0, false, false, List.of(), "pid " + pid + " and all below it", false, "", 1);
     }
 
     static String chainKey(ProcessIdentity root) {
@@ -97,7 +98,8 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
     public String badge() {
         if (atCap) return "AT CAP " + capText;
         if (!recursive) return parentedToInit && kind == Kind.GROUP ? "orphans (init)" : "";
-        return "⟳ " + String.join(" → ", cycle.stream().map(HeaderFigures::shortCommand).toList());
+        return "⟳ " + String.join(" → ", cycle.stream().map(HeaderFigures::shortCommand).toList())
+                + (repeats > 1 ? "  ×" + repeats + " along one line" : "");
     }
 
     public boolean matches(String filter) {
