@@ -41,6 +41,7 @@ public final class Analyzer {
 
     private final Lineage lineage;
     private final Map<String, GrowthSeries> groupHistory = new HashMap<>();
+    private final Map<String, GrowthSeries> cgroupHistory = new HashMap<>();
     private final GrowthSeries totalHistory = new GrowthSeries(WINDOW_SECONDS);
     private final CgroupPids cgroupPids;
     private final CapWatch capWatch;
@@ -120,12 +121,13 @@ public final class Analyzer {
         groupHistory.entrySet().removeIf(h -> !keyIds.containsKey(h.getKey()) && h.getValue().staleAt(now));
         repetition.keySet().retainAll(keyIds.keySet());
         groups = capWatch.endScan(groups, pulse, now);
+        List<CgroupLoad> cgroups = cgroupLoads(processes, keyOf, self, now);
         groups.sort(GroupOrder.severity());
         groups = worst.order(groups, now);
         lastForest = forest;
         lastCut = cut;
         return lastSnapshot = new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
-                processes.size(), scan.scanNanos(), System.nanoTime() - started, scan.monotonicNanos(), reparented);
+                processes.size(), scan.scanNanos(), System.nanoTime() - started, scan.monotonicNanos(), reparented, cgroups);
     }
 
     private static boolean inGroups(ProcessSample p) {
@@ -174,6 +176,44 @@ public final class Analyzer {
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
                 PidList.copyOf(pids, count), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L),
                 pressing.atCap(), pressing.cap(), pressing.refused(), self);
+    }
+
+    /** The cgroup lens: every cgroup with processes, its tasks, growth, cap and headroom, most severe first. */
+    private List<CgroupLoad> cgroupLoads(List<ProcessSample> processes, int[] keyOf, boolean[] self, double now) {
+        Map<String, int[]> counts = new HashMap<>(); // tasks, processes, the console's own
+        Map<String, BitSet> keys = new HashMap<>();
+        for (int i = 0; i < processes.size(); i++) {
+            ProcessSample p = processes.get(i);
+            if (!inGroups(p) || p.cgroup().isEmpty()) continue;
+            int[] c = counts.computeIfAbsent(p.cgroup(), k -> new int[3]);
+            c[0] += Math.max(1, p.numThreads());
+            c[1]++;
+            if (self[i]) c[2]++;
+            keys.computeIfAbsent(p.cgroup(), k -> new BitSet()).set(keyOf[i]);
+        }
+        List<CgroupLoad> loads = new ArrayList<>(counts.size());
+        for (Map.Entry<String, int[]> e : counts.entrySet()) {
+            String path = e.getKey();
+            int[] c = e.getValue();
+            GrowthSeries series = cgroupHistory.computeIfAbsent(path, k -> new GrowthSeries(WINDOW_SECONDS));
+            series.add(now, c[0], 0);
+            GrowthFit growth = series.fitTasks();
+            Optional<CgroupPids.Cap> cap = cgroupPids.cap(path);
+            CapWatch.Pressing pressing = capWatch.cgroup(path, cap, now);
+            double left = Double.NaN;
+            boolean growing = growth.shape() == GrowthShape.LINEAR || growth.shape() == GrowthShape.EXPONENTIAL;
+            if (cap.isPresent() && growing && !pressing.atCap()) {
+                double t = growth.secondsUntil(c[0], c[0] + cap.get().room());
+                if (t >= 0 && t <= HORIZON_SECONDS) left = t;
+            }
+            loads.add(new CgroupLoad(path, c[0], c[1], keys.get(path).cardinality(), growth,
+                    cap.map(CgroupPids.Cap::max).orElse(-1L), cap.map(CgroupPids.Cap::room).orElse(-1L), pressing.atCap(),
+                    pressing.refused(), left, c[2] == c[1]));
+        }
+        cgroupHistory.entrySet().removeIf(h -> !counts.containsKey(h.getKey()) && h.getValue().staleAt(now));
+        capWatch.keepCgroups(counts.keySet());
+        loads.sort(GroupOrder.severity());
+        return List.copyOf(loads);
     }
 
     /**

@@ -47,6 +47,7 @@ final class CapWatch {
     private final Map<ProcessIdentity, OptionalLong> nprocLimits = new HashMap<>();
     private final Set<ProcessIdentity> usedNow = new HashSet<>();
     private final Map<String, Held> held = new HashMap<>();
+    private final Map<String, Held> heldCgroups = new HashMap<>();
 
     private record Held(GroupCap cap, double since) {
     }
@@ -66,6 +67,30 @@ final class CapWatch {
         oomKillsNow.clear();
         memoryNow.clear();
         usedNow.clear();
+    }
+
+    /**
+     * A cgroup as a whole at its pids.max: forks refused since the last scan (the same count its
+     * groups see) or no room, held like a group's.
+     */
+    Pressing cgroup(String path, Optional<CgroupPids.Cap> pids, double now) {
+        if (pids.isPresent()) {
+            long refused = refusedNow.computeIfAbsent(path, c -> increase(refusedSeen, c, pids.get().refusedTotal()));
+            GroupCap cap = new GroupCap(GroupCap.PIDS_MAX, pids.get().max());
+            if (refused > 0 || pids.get().room() == 0) {
+                heldCgroups.put(path, new Held(cap, now));
+                return new Pressing(true, Optional.of(cap), refused);
+            }
+        }
+        Held h = heldCgroups.get(path);
+        if (h != null && now - h.since() < HOLD_SECONDS) return new Pressing(true, Optional.of(h.cap()), 0);
+        heldCgroups.remove(path);
+        return Pressing.NONE;
+    }
+
+    /** Forgets the holds of cgroups no longer seen. */
+    void keepCgroups(Set<String> paths) {
+        heldCgroups.keySet().retainAll(paths);
     }
 
     /** The evidence of this group's own limits: its cgroup's pids.max, its memory cap, its owner's RLIMIT_NPROC. */

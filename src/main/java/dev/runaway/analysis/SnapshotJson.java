@@ -48,6 +48,23 @@ public final class SnapshotJson {
         }
         root.put("pidMax", p.pidMax());
         root.put("threadsMax", p.threadsMax());
+        ArrayNode cgroups = root.putArray("cgroups");
+        for (CgroupLoad c : s.cgroups()) {
+            ObjectNode n = cgroups.addObject();
+            n.put("cgroup", c.path());
+            n.put("tasks", c.tasks());
+            n.put("processes", c.processes());
+            n.put("groups", c.groups());
+            n.put("tasksPerSecond", round(c.rate()));
+            n.put("growth", c.growthShape());
+            if (c.pidsMax() >= 0) n.put("pidsMax", c.pidsMax()).put("room", c.room());
+            else n.putNull("pidsMax").putNull("room");
+            n.put("atCap", c.atCap());
+            n.put("forksRefused", c.forksRefused());
+            if (Double.isNaN(c.secondsLeft())) n.putNull("secondsToCap");
+            else n.put("secondsToCap", round(c.secondsLeft()));
+            n.put("self", c.self());
+        }
         ArrayNode groups = root.putArray("groups");
         for (Group g : s.groups()) {
             ObjectNode n = group(g);
