@@ -1,5 +1,6 @@
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import dev.runaway.analysis.GroupColumn;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.scene.control.Label;

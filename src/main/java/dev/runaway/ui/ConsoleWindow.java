@@ -1,5 +1,7 @@
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
+import dev.runaway.view.HeaderFigures;
 import dev.runaway.analysis.GroupColumn;
 import dev.runaway.analysis.Snapshot;
 import dev.runaway.drill.Drill;

@@ -1,5 +1,6 @@
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import dev.runaway.model.ProcessSample;
 import dev.runaway.stop.StopEngine;
 import javafx.application.Platform;

@@ -1,5 +1,6 @@
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import javafx.application.Platform;
 import javafx.scene.control.TreeItem;
 

@@ -1,4 +1,4 @@
-package dev.runaway.ui;
+package dev.runaway.view;
 
 import dev.runaway.model.Units;
 import dev.runaway.timeline.GroupPoint;
@@ -69,7 +69,7 @@ public record HeaderFigures(List<Figure> figures) {
     }
 
     /** The last path element (the whole key when that is too short to tell, like /dev/fd/3): the table shows the whole key. */
-    static String shortCommand(String command) {
+    public static String shortCommand(String command) {
         String first = command.split(" ", 2)[0];
         int slash = first.lastIndexOf('/');
         String name = slash >= 0 && first.length() - slash > 4 ? first.substring(slash + 1) + command.substring(first.length()) : command;

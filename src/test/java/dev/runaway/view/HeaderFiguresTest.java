@@ -1,4 +1,4 @@
-package dev.runaway.ui;
+package dev.runaway.view;
 
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.PulsePoint;

@@ -1,4 +1,4 @@
-package dev.runaway.ui;
+package dev.runaway.view;
 
 import dev.runaway.analysis.Chain;
 import dev.runaway.analysis.Group;
@@ -90,7 +90,7 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
                 c.root(), pid, 1, 0, false, false, List.of(), "pid " + pid + " and all below it", false, "", 1);
     }
 
-    static String chainKey(ProcessIdentity root) {
+    public static String chainKey(ProcessIdentity root) {
         return "c:" + root.pid() + "@" + root.startTicks();
     }
 
