@@ -23,6 +23,15 @@ final class ChainTable {
 
     ChainTable(ChainTree tree) {
         view = new TreeTableView<>(tree.root());
+        // Rows hold still under the hand: while the pointer is over the table, and a few seconds
+        // after a click or a key (see RowOrder). Filters, so cells and the sort header see them too.
+        view.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_ENTERED_TARGET, e -> tree.order.pointer(true));
+        view.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_MOVED, e -> tree.order.pointer(true));
+        view.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_EXITED, e -> {
+            if (e.getTarget() == view) tree.order.pointer(false);
+        });
+        view.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_PRESSED, e -> tree.order.touched(System.nanoTime()));
+        view.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> tree.order.touched(System.nanoTime()));
         view.setShowRoot(false);
         view.setColumnResizePolicy(TreeTableView.UNCONSTRAINED_RESIZE_POLICY);
         view.setPlaceholder(new Label("Waiting for the first scan..."));

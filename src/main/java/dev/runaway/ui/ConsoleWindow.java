@@ -1,6 +1,7 @@
 package dev.runaway.ui;
 
 import dev.runaway.view.ConsoleRow;
+import dev.runaway.view.RowOrder;
 import dev.runaway.view.HeaderFigures;
 import dev.runaway.analysis.GroupColumn;
 import dev.runaway.analysis.Snapshot;
@@ -63,6 +64,7 @@ public final class ConsoleWindow {
     final Label banner = new Label();
     final Label status = new Label();
     final Label recording = new Label();
+    final Label orderCue = new Label();
     final ConsoleHealth health = new ConsoleHealth();
     final StackPane overlay = new StackPane();
     final CheckMenuItem dark = new CheckMenuItem("Dark theme");
@@ -243,6 +245,8 @@ public final class ConsoleWindow {
         HBox tools = new HBox(10, filter, stopButton);
         tools.setAlignment(Pos.CENTER_LEFT);
         tools.setPadding(new Insets(6));
+        orderCue.getStyleClass().add("caption");
+        orderCue.setPadding(new Insets(0, 6, 2, 6));
         table.view.getSelectionModel().selectedItemProperty().addListener((o, was, is) -> {
             if (is != null && is.getValue() != null) {
                 selectedKey = is.getValue().key();
@@ -250,7 +254,7 @@ public final class ConsoleWindow {
             }
             stopButton.setDisable(is == null || !session.isLive());
         });
-        VBox left = new VBox(tools, table.view);
+        VBox left = new VBox(tools, orderCue, table.view);
         VBox.setVgrow(table.view, Priority.ALWAYS);
 
         window.getItems().addAll(TimeWindow.values());
@@ -331,9 +335,25 @@ public final class ConsoleWindow {
     }
 
     private void afterTreeChange() {
-        if (!table.view.getSortOrder().isEmpty()) table.view.sort();
+        RowOrder.Shown placed = tree.lastShown();
+        // A column sort re-sorts only when the rows may move, like the severity order.
+        if (!table.view.getSortOrder().isEmpty() && !tree.order.held(System.nanoTime())) table.view.sort();
+        orderCue.setText(placed.pending() ? "order held while you point or type: rows re-sort when you leave the table" : "");
+        if (placed.moved()) cueMoved();
         restoreSelection();
         selectDrillGroupOnce();
+    }
+
+    /** The rows just re-sorted: the table's frame flashes once, so a move is never silent. */
+    private void cueMoved() {
+        table.view.getStyleClass().add("reordered");
+        orderCue.setText("re-sorted: most severe first");
+        javafx.animation.PauseTransition end = new javafx.animation.PauseTransition(javafx.util.Duration.millis(900));
+        end.setOnFinished(e -> {
+            table.view.getStyleClass().remove("reordered");
+            if (orderCue.getText().startsWith("re-sorted")) orderCue.setText("");
+        });
+        end.play();
     }
 
     /** Selection follows the row's identity (command key, chain top, pid in chain) while rows churn. */

@@ -94,6 +94,15 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         return "c:" + root.pid() + "@" + root.startTicks();
     }
 
+    /** This row once its group (chain, process) is gone, held in place under the pointer: nothing to stop. */
+    public ConsoleRow gone() {
+        if (stopLabel.equals("gone")) return this;
+        List<String> empty = new ArrayList<>();
+        for (int i = 0; i < cells.size(); i++) empty.add(i == GroupColumn.COMMAND.ordinal() ? cells.get(i) : "");
+        return new ConsoleRow(kind, key, name + "  (gone)", List.copyOf(empty), command, top, pid, 0, 0, false, false,
+                List.of(), "gone", false, "", 1);
+    }
+
     /** The badge: at a cap (the most severe), the recursion's cycle, orphans, or "". */
     public String badge() {
         if (atCap) return "AT CAP " + capText;
