@@ -55,6 +55,8 @@ public final class ConsoleWindow {
     final ConsoleSession session;
     final ChainTree tree = new ChainTree();
     final ChainTable table = new ChainTable(tree);
+    final CgroupTable cgroupTable = new CgroupTable();
+    final javafx.scene.control.TabPane lenses = new javafx.scene.control.TabPane();
     final TextField filter = new TextField();
     final Button stopButton = new Button("STOP…");
     final TimelineCharts charts;
@@ -172,7 +174,13 @@ public final class ConsoleWindow {
         byGrowth.setOnAction(e -> table.sortBy(GroupColumn.RATE));
         MenuItem severity = new MenuItem("Most severe first");
         severity.setOnAction(e -> table.view.getSortOrder().clear());
-        view.getItems().addAll(dark, find, byTasks, byGrowth, severity);
+        MenuItem commandLens = new MenuItem("By command");
+        commandLens.setAccelerator(KeyCombination.keyCombination("Shortcut+1"));
+        commandLens.setOnAction(e -> lenses.getSelectionModel().select(0));
+        MenuItem cgroupLens = new MenuItem("By cgroup");
+        cgroupLens.setAccelerator(KeyCombination.keyCombination("Shortcut+2"));
+        cgroupLens.setOnAction(e -> lenses.getSelectionModel().select(1));
+        view.getItems().addAll(dark, find, byTasks, byGrowth, severity, new SeparatorMenuItem(), commandLens, cgroupLens);
 
         Menu act = new Menu("_Stop");
         MenuItem stopItem = new MenuItem("Guided stop of the selection…");
@@ -187,6 +195,8 @@ public final class ConsoleWindow {
     private Label banner() {
         banner.getStyleClass().add("banner");
         banner.setMaxWidth(Double.MAX_VALUE);
+        banner.setWrapText(true); // a narrow window wraps the drill's description: never cut to "…"
+        banner.setMinHeight(Region.USE_PREF_SIZE);
         showBanner();
         return banner;
     }
@@ -254,8 +264,14 @@ public final class ConsoleWindow {
             }
             stopButton.setDisable(is == null || !session.isLive());
         });
-        VBox left = new VBox(tools, orderCue, table.view);
-        VBox.setVgrow(table.view, Priority.ALWAYS);
+        javafx.scene.control.Tab byCommand = new javafx.scene.control.Tab("By command", table.view);
+        javafx.scene.control.Tab byCgroup = new javafx.scene.control.Tab("By cgroup", cgroupTable.view);
+        byCgroup.setTooltip(new javafx.scene.control.Tooltip(
+                "The machine by cgroup: a runaway of copied or renamed binaries is many small command groups but one cgroup"));
+        lenses.getTabs().addAll(byCommand, byCgroup);
+        lenses.setTabClosingPolicy(javafx.scene.control.TabPane.TabClosingPolicy.UNAVAILABLE);
+        VBox left = new VBox(tools, orderCue, lenses);
+        VBox.setVgrow(lenses, Priority.ALWAYS);
 
         window.getItems().addAll(TimeWindow.values());
         window.setValue(TimeWindow.TEN_MINUTES);
@@ -318,6 +334,7 @@ public final class ConsoleWindow {
                 Platform.runLater(() -> {
                     preparing = false;
                     tree.show(rows);
+                    cgroupTable.show(snapshot.cgroups());
                     afterTreeChange();
                 });
             });
@@ -416,6 +433,7 @@ public final class ConsoleWindow {
     private void openStop() {
         TreeItem<ConsoleRow> selected = table.view.getSelectionModel().getSelectedItem();
         if (stopPanel == null || selected == null || selected.getValue() == null) return;
+        feed.select(selected.getValue().command()); // the charts follow the group being stopped, after it is gone too
         stopPanel.card.getParent().setVisible(true);
         stopPanel.open(ChainTree.current(selected));
     }

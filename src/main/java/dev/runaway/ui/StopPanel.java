@@ -76,6 +76,8 @@ final class StopPanel {
         steps.getItems().clear();
         state.setText("");
         confirm.setText("Stop");
+        confirm.setVisible(true);
+        confirm.setManaged(true);
         confirm.setDefaultButton(false);
         confirm.setDisable(true);
         close.setText("Cancel");
@@ -142,12 +144,16 @@ final class StopPanel {
         state.getStyleClass().add(zero ? "stop-zero" : "stop-survivors");
         close.setText("Close");
         close.setDisable(false);
+        confirm.setVisible(false); // done: no Stop button left to press, live or dead
+        confirm.setManaged(false);
     }
 
     static String summary(StopEngine.Outcome o) {
         StringBuilder b = new StringBuilder();
         if (o.zeroConfirmed()) {
-            b.append(String.format(Locale.ROOT, "Zero confirmed: %d ms from confirmation to zero.", o.millisToZero()));
+            // The confirm-zero step's own time is longer: it watches that zero holds for the stable window.
+            b.append(String.format(Locale.ROOT, "Zero confirmed: zero %,d ms after you confirmed (the confirm-zero step "
+                    + "then watched it hold for the %d s stable window).", o.millisToZero(), StopEngine.STABLE_WINDOW.toSeconds()));
         } else {
             b.append("Zero NOT reached: ").append(o.survivors().size()).append(" left (");
             int shown = 0;

@@ -62,6 +62,7 @@ public final class UiProbe implements AutoCloseable {
         };
         Platform.setImplicitExit(false);
         try {
+            ConsoleApp.quietenClassPathWarning();
             Platform.startup(open);
         } catch (IllegalStateException alreadyRunning) {
             Platform.runLater(open);
