@@ -218,11 +218,13 @@ public final class Analyzer {
 
     /**
      * Recursion as a signal: a key repeated along one line beyond what a wrapper does, or whose
-     * repetition keeps growing from scan to scan (a suite re-entering itself, one level at a time).
+     * repetition keeps growing from scan to scan without falling back (a suite re-entering itself,
+     * one level at a time; a shell's forked subshells, which share its command line, come and go).
      */
     private boolean recursive(String key, int repeats) {
         int[] seen = repetition.computeIfAbsent(key, k -> new int[] {repeats, 0});
         if (repeats > seen[0]) seen[1]++;
+        else if (repeats < seen[0]) seen[1] = 0; // a shell's subshells nest and unnest: not growing
         seen[0] = repeats;
         return repeats > WRAPPER_REPEATS || (repeats >= WRAPPER_REPEATS && seen[1] >= GROWING_RECURSION_STEPS);
     }

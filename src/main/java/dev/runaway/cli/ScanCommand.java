@@ -107,7 +107,8 @@ public final class ScanCommand implements Callable<Integer> {
         java.util.List<String> lines = new java.util.ArrayList<>();
         for (CgroupLoad c : s.cgroups()) {
             GroupOrder.Tier tier = GroupOrder.tier(c);
-            if (tier.compareTo(GroupOrder.Tier.GROWING) < 0 || c.groups() < 2 || lines.size() == 3) continue;
+            // The root cgroup holds whatever nothing else does: on most machines, everything.
+            if (tier.compareTo(GroupOrder.Tier.GROWING) < 0 || c.groups() < 2 || c.path().equals("/") || lines.size() == 3) continue;
             String state = c.atCap() ? "AT CAP " + c.cap().map(GroupCap::text).orElse("")
                     : Double.isNaN(c.secondsLeft()) ? c.growthShape() + " " + Units.perSecond(c.rate())
                     : String.format(Locale.ROOT, "%.0f s to its cap", c.secondsLeft());

@@ -332,6 +332,24 @@ class AnalyzerTest {
         assertThat(x.recursive()).as("it rose at two scans in a row").isTrue();
     }
 
+    @Test
+    void subshellsThatNestAndUnnestAreNotGrowingRecursion() {
+        List<ProcessSample> p = shell();
+        p.add(bashScript(310, 50, "/d/x.sh", 50));
+        p.add(bashScript(311, 310, "/d/x.sh", 50));
+        analyze(0, p);
+        p.add(bashScript(312, 311, "/d/x.sh", 50));
+        analyze(0.5, p);
+        p.remove(p.size() - 1);
+        analyze(1, p); // back to 2
+        p.add(bashScript(313, 311, "/d/x.sh", 50));
+
+        Group x = group(analyze(1.5, p), "/d/x.sh");
+
+        assertThat(x.repeats()).isEqualTo(3);
+        assertThat(x.recursive()).as("up, down, up: a shell's pipelines, not a loop").isFalse();
+    }
+
     // --- this console ------------------------------------------------------------------------
 
     @Test
