@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shared by the packaging scripts (sourced, not run): progress lines, and tools installed with
 # apt-get when missing (as root; otherwise the exact command is printed).
 # The sourcing script sets prog (its name) first.

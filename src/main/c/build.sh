@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the C programs into OUT_DIR with the machine's C compiler, warnings as errors.
 # Called by Maven in the compile phase; usable by hand: sh src/main/c/build.sh target/native
 set -eu

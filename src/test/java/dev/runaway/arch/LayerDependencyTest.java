@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.arch;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
