@@ -26,6 +26,7 @@ public final class ConsoleApp {
         CountDownLatch closed = new CountDownLatch(1);
         AtomicLong once = new AtomicLong(-1);
         Runnable open = () -> {
+            WindowClass.apply();
             Stage stage = new Stage();
             stage.setOnShown(e -> Platform.runLater(() -> {
                 if (once.compareAndSet(-1, 0)) {
