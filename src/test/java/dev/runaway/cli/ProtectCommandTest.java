@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@code runaway protect}: the files it writes, the undo, and that the same cap holds a fork loop. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class ProtectCommandTest {
 
     private record Run(int status, String out, String err) {

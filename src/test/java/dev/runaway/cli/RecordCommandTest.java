@@ -24,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * this test owns (cap 200: a JVM's threads are tasks too).
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class RecordCommandTest {
     private static final int TRIALS = 20;
 

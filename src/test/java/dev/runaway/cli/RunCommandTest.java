@@ -24,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * own literal --tasks-max inside the suite's cap.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class RunCommandTest {
     private static final Path PROC = Path.of("/proc");
 

@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * follows them knows its sandbox's members across churn without listing /proc again.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class ProcEventsTest {
     private static final Path PROC = Path.of("/proc");
 

@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that tries to start 40 sleepers in a sandbox capped at 8 tasks sees its forks fail.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class SandboxCapTest {
 
     @Test

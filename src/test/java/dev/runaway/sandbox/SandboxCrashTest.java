@@ -23,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * inside a sandbox this test owns, so whatever happens they are torn down at the end.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class SandboxCrashTest {
     private static final Path PROC = Path.of("/proc");
 

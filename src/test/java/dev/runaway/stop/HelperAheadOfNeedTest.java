@@ -39,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * to nobody) still stops root's runaway to zero, through the helper it already has.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class HelperAheadOfNeedTest {
 
     private static Snapshot snapshot(double forksPerSecond, Group... groups) {

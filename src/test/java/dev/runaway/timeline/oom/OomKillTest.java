@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * reports exactly that kill, and the history of the last minutes finds it again.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class OomKillTest {
     private static final long CAP_BYTES = 64L << 20;
 

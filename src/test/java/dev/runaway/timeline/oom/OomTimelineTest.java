@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** OOM kills on the incident's timeline: a real one recorded to the file, and the two kinds converted. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class OomTimelineTest {
 
     @Test

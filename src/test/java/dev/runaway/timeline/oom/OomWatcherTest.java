@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The live watcher on a fake kmsg file, on a fake journalctl, and on this machine's /dev/kmsg. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class OomWatcherTest {
 
     @TempDir
