@@ -40,8 +40,8 @@ class RecordCommandTest {
                         "-cp", classpath, "-Drunaway.native.dir=" + System.getProperty("runaway.native.dir"),
                         Main.class.getName(), "record", "--out", file.toString(), "--duration", "60s")
                         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD));
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-                while ((!Files.exists(file) || Files.size(file) < 2_000) && System.nanoTime() < deadline) Thread.sleep(20);
+                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(40)).pollInterval(java.time.Duration.ofMillis(20))
+                        .until(() -> Files.exists(file) && Files.size(file) >= 2_000);
                 long wait = random.nextInt(2000);
                 Thread.sleep(wait);
                 Instant killedAt = Instant.now();

@@ -85,8 +85,8 @@ class RunCommandTest {
                         "--tasks-max", "8", "--record", file.toString(), "--", "sleep", "30")
                         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD));
                 // Once it records (a JVM under load may take a while to start), kill it at a random moment.
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while ((!Files.exists(file) || Files.readAllLines(file).size() < 3) && System.nanoTime() < deadline) Thread.sleep(20);
+                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).pollInterval(java.time.Duration.ofMillis(20))
+                        .until(() -> Files.exists(file) && Files.readAllLines(file).size() >= 3);
                 long wait = random.nextInt(1500);
                 Thread.sleep(wait);
                 java.time.Instant killedAt = java.time.Instant.now();

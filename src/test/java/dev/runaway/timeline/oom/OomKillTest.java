@@ -50,8 +50,8 @@ class OomKillTest {
             assertThat(hog.waitFor(60, TimeUnit.SECONDS)).as("the hog died").isTrue();
             assertThat(hog.exitValue()).as("by SIGKILL").isEqualTo(137);
 
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (events.stream().noneMatch(e -> e.pid() == pid) && System.nanoTime() < deadline) Thread.sleep(20);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).pollInterval(java.time.Duration.ofMillis(20))
+                    .until(() -> events.stream().anyMatch(e -> e.pid() == pid));
             Instant seen = Instant.now();
 
             // other tests on this machine may OOM too: ours is the one with our pid

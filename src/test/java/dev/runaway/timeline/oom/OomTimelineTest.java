@@ -65,10 +65,8 @@ class OomTimelineTest {
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD));
             pid = (int) hog.pid();
             assertThat(hog.waitFor(60, TimeUnit.SECONDS)).as("the hog died").isTrue();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (recorder.timeline().events().stream().noneMatch(e -> e.pid() == pid) && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).pollInterval(java.time.Duration.ofMillis(20))
+                    .until(() -> recorder.timeline().events().stream().anyMatch(e -> e.pid() == pid));
         }
         Incident back = IncidentReader.read(file);
         List<TimelineEvent> ours = back.timeline().events().stream().filter(e -> e.pid() == pid).toList();

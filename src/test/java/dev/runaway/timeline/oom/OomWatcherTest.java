@@ -153,9 +153,8 @@ class OomWatcherTest {
     }
 
     static void await(List<OomEvent> events, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (events.size() < count && System.nanoTime() < deadline) Thread.sleep(20);
-        assertThat(events).as("events within 10 s").hasSizeGreaterThanOrEqualTo(count);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).pollInterval(java.time.Duration.ofMillis(20))
+                .untilAsserted(() -> assertThat(events).as("events within 10 s").hasSizeGreaterThanOrEqualTo(count));
     }
 
     private static void append(Path file, String text) throws IOException {
