@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * runaway-drill-worker: the real processes of the drills. Each level re-executes this binary,
  * as real runaways do (a deep chain built by fork alone costs kernel memory that grows with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
 import javafx.application.Platform;
@@ -38,6 +39,7 @@ public final class ConsoleApp {
         CountDownLatch closed = new CountDownLatch(1);
         AtomicLong once = new AtomicLong(-1);
         Runnable open = () -> {
+            WindowClass.apply();
             Stage stage = new Stage();
             stage.setOnShown(e -> Platform.runLater(() -> {
                 if (once.compareAndSet(-1, 0)) {

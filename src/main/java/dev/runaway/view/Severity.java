@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.view;
 
 /** How alarming a figure is: the header colours it, the tests check the thresholds. */

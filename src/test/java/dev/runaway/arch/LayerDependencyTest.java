@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.arch;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -19,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * One-way layers, and JavaFX/ChartFX only in the ui. Test classes are not imported, so the
  * deliberately bad fixtures under {@code dev.runaway.arch.fixture} only meet the control tests.
  */
-@AnalyzeClasses(packages = "dev.runaway", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "dev.runaway",
+        importOptions = {ImportOption.DoNotIncludeTests.class, ImportOption.DoNotIncludeJars.class})
 class LayerDependencyTest {
 
     @ArchTest

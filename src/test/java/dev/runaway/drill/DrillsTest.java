@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.drill;
 
 import dev.runaway.procfs.ProcStat;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stops it, never past it, and tears down to zero leaving no process, cgroup or folder.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class DrillsTest {
     private static final Path PROC = Path.of("/proc");
     private static final Duration LIFETIME = Duration.ofMinutes(2);

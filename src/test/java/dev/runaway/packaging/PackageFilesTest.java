@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.packaging;
 
 import dev.runaway.sandbox.Sandbox;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the scripts would install them and a test must not.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@org.junit.jupiter.api.Tag("process")
 class PackageFilesTest {
     private static final Path PACKAGING = Path.of("packaging");
     private static final String APP = "dev.runaway.Runaway";

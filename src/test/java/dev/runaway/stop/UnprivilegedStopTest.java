@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 import dev.runaway.model.ProcessIdentity;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * needed", and without one nothing of root's is touched.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class UnprivilegedStopTest {
 
     @Test
