@@ -129,11 +129,11 @@ class RunawayCollectorTest {
         return new RunawayCollector(() -> s, oom, EnumSet.of(OomEvent.Source.KERNEL), health(), top);
     }
 
-    private static ExporterHealth health() {
+    static ExporterHealth health() {
         return new ExporterHealth(Path.of("/proc/self"), 4096);
     }
 
-    private static String write(RunawayCollector c, boolean openMetrics) throws IOException {
+    static String write(RunawayCollector c, boolean openMetrics) throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(c);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -146,12 +146,12 @@ class RunawayCollectorTest {
         return text.lines().filter(l -> l.startsWith(prefix)).toList();
     }
 
-    private static Snapshot snapshot(List<Group> groups) {
+    static Snapshot snapshot(List<Group> groups) {
         return new Snapshot(PULSE.time(), PULSE, 42, new GrowthFit(GrowthShape.STEADY, 0, 0), groups, 30_000, 5_000_000, 1_000_000,
                 System.nanoTime(), 0);
     }
 
-    private static Group group(String command, int tasks, String cgroup, long room, long max, boolean recursive, GrowthShape shape,
+    static Group group(String command, int tasks, String cgroup, long room, long max, boolean recursive, GrowthShape shape,
                                double perSecond, OptionalDouble exhaustion, String by) {
         return new Group(command, tasks, List.of(), false, recursive, recursive ? List.of(command, "python3 -m unittest", command) : List.of(),
                 recursive ? 4 : 1, tasks * 4096L, new GrowthFit(shape, perSecond, 0), 0, exhaustion, by, List.of(1, 2, 3), cgroup, room, max);
