@@ -6,10 +6,10 @@ import dev.runaway.model.ProcessSample;
 import dev.runaway.model.PulseSample;
 import dev.runaway.model.ScanSample;
 import dev.runaway.procfs.CgroupPids;
+import dev.runaway.procfs.ProcessCaps;
 
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -38,15 +38,24 @@ public final class Analyzer {
     private final Map<String, GrowthSeries> groupHistory = new HashMap<>();
     private final GrowthSeries totalHistory = new GrowthSeries(WINDOW_SECONDS);
     private final CgroupPids cgroupPids;
+    private final CapWatch capWatch;
+    private final GroupOrder.Worst worst = new GroupOrder.Worst();
     private PulseSample previousPulse;
 
     private final int selfPid = (int) ProcessHandle.current().pid();
     private Forest lastForest;
+    private Snapshot lastSnapshot;
     private Chains.Cut lastCut = Chains.Cut.NONE; // its unchanged chains are reused by the next cut
     private final Map<String, List<String>> singleCommands = new HashMap<>(); // one list per key for chains of one command
 
+    /** An analyzer that reads cgroups' pids caps but no per-process limits (RLIMIT_NPROC, memory cgroups). */
     public Analyzer(CgroupPids cgroupPids) {
+        this(cgroupPids, ProcessCaps.none());
+    }
+
+    public Analyzer(CgroupPids cgroupPids, ProcessCaps caps) {
         this.cgroupPids = cgroupPids;
+        this.capWatch = new CapWatch(cgroupPids, caps);
     }
 
     public synchronized Snapshot analyze(ScanSample scan, PulseSample pulse) {
@@ -85,15 +94,22 @@ public final class Analyzer {
 
         totalHistory.add(now, pulse.tasks(), 0);
         GrowthFit totalGrowth = totalHistory.fitTasks();
+        Map<Integer, Integer> tasksByUid = new HashMap<>();
+        for (ProcessSample p : processes) tasksByUid.merge(p.uid(), Math.max(1, p.numThreads()), Integer::sum);
+        capWatch.beginScan();
         List<Group> groups = new ArrayList<>();
         for (int k = 0; k < members.length; k++) {
-            if (members[k].length > 0) groups.add(group(keyNames.get(k), members[k], forest, cut, repeats, pulse, now));
+            if (members[k].length > 0) {
+                groups.add(group(keyNames.get(k), members[k], forest, cut, repeats, pulse, now, tasksByUid));
+            }
         }
         groupHistory.entrySet().removeIf(h -> !keyIds.containsKey(h.getKey()) && h.getValue().staleAt(now));
-        groups.sort(SEVERITY);
+        groups = capWatch.endScan(groups, pulse, now);
+        groups.sort(GroupOrder.severity());
+        groups = worst.order(groups, now);
         lastForest = forest;
         lastCut = cut;
-        return new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
+        return lastSnapshot = new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
                 processes.size(), scan.scanNanos(), System.nanoTime() - started, scan.monotonicNanos(), reparented);
     }
 
@@ -102,7 +118,7 @@ public final class Analyzer {
     }
 
     private Group group(String key, int[] members, Forest forest, Chains.Cut cut, int[] repeats, PulseSample pulse,
-                        double now) {
+                        double now, Map<Integer, Integer> tasksByUid) {
         int tasks = 0;
         long rss = 0;
         int[] pids = new int[members.length];
@@ -134,9 +150,12 @@ public final class Analyzer {
         OptionalLong cgroupRoom = cap.map(c -> OptionalLong.of(c.room())).orElse(OptionalLong.empty());
         // The console's own warm-up is not an incident.
         Exhaustion exhaustion = self ? Exhaustion.NONE : Exhaustion.of(growth, bytesPerSecond, tasks, pulse, cgroupRoom);
+        CapWatch.Pressing pressing = self ? CapWatch.Pressing.NONE
+                : capWatch.of(cgroup, cap, forest.living.get(members[0]), tasks, tasksByUid);
         return new Group(key, tasks, List.copyOf(chains), orphans, recursion.repeats() >= RECURSION_REPEATS,
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
-                PidList.copyOf(pids, count), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L));
+                PidList.copyOf(pids, count), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L),
+                pressing.atCap(), pressing.cap(), pressing.refused(), self);
     }
 
     /**
@@ -194,6 +213,61 @@ public final class Analyzer {
         return new TargetSet(label, List.copyOf(targets), exclusiveCgroup(f, targets));
     }
 
+    /**
+     * For every group of the newest analysis, the processes (pid and start time) a stop of it
+     * would take: its members and every living process below them, as {@link #targets(String)}.
+     * One breadth-first walk per group from its own members, so the cost is the groups' subtrees,
+     * not the table times the groups.
+     */
+    public synchronized Map<String, List<ProcessIdentity>> allTargets() {
+        return allTargetsOf(lastForest);
+    }
+
+    /** The newest snapshot and, of the same scan, {@link #allTargets()}; null before the first scan. */
+    public synchronized Targeted latestTargeted() {
+        return lastSnapshot == null ? null : new Targeted(lastSnapshot, allTargetsOf(lastForest));
+    }
+
+    /** A snapshot with the targets a stop of each of its groups would take. */
+    public record Targeted(Snapshot snapshot, Map<String, List<ProcessIdentity>> targets) {
+    }
+
+    private Map<String, List<ProcessIdentity>> allTargetsOf(Forest f) {
+        if (f == null) return Map.of();
+        Map<String, List<Integer>> seeds = new HashMap<>();
+        for (int i = 0; i < f.livingCount; i++) {
+            if (inGroups(f.living.get(i))) seeds.computeIfAbsent(f.keyOf(i), k -> new ArrayList<>()).add(i);
+        }
+        int[] seenIn = new int[f.size];
+        int[] queue = new int[f.size];
+        int walk = 0;
+        Map<String, List<ProcessIdentity>> out = new HashMap<>();
+        for (Map.Entry<String, List<Integer>> e : seeds.entrySet()) {
+            walk++;
+            int write = 0;
+            for (int seed : e.getValue()) {
+                seenIn[seed] = walk;
+                queue[write++] = seed;
+            }
+            List<ProcessIdentity> targets = new ArrayList<>();
+            for (int read = 0; read < write; read++) {
+                int n = queue[read];
+                if (f.isLiving(n) && inGroups(f.living.get(n)) && f.living.get(n).pid() != selfPid) {
+                    targets.add(f.living.get(n).identity());
+                }
+                for (int c = f.childStart[n]; c < f.childStart[n + 1]; c++) {
+                    int child = f.childList[c];
+                    if (seenIn[child] != walk) {
+                        seenIn[child] = walk;
+                        queue[write++] = child;
+                    }
+                }
+            }
+            out.put(e.getKey(), List.copyOf(targets));
+        }
+        return out;
+    }
+
     /** The one cgroup every target is in, if no other process is in it. */
     private static Optional<String> exclusiveCgroup(Forest f, List<ProcessSample> targets) {
         Set<ProcessIdentity> set = new HashSet<>();
@@ -214,14 +288,6 @@ public final class Analyzer {
         }
         return Optional.of(shared);
     }
-
-    /** Soonest exhaustion first, then recursive, then fastest growing, then largest. */
-    static final Comparator<Group> SEVERITY = Comparator
-            .comparingDouble((Group g) -> g.secondsToExhaustion().orElse(Double.MAX_VALUE))
-            .thenComparing(g -> !g.recursive())
-            .thenComparingDouble(g -> -g.tasksGrowth().perSecond())
-            .thenComparingInt(g -> -g.tasks())
-            .thenComparing(Group::command);
 
     public static double forksPerSecond(PulseSample previous, PulseSample current) {
         double seconds = (current.monotonicNanos() - previous.monotonicNanos()) / 1e9;

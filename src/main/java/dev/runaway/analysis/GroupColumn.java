@@ -14,12 +14,14 @@ public enum GroupColumn {
     GROWTH("GROWTH", "shape of the task count over the last 10 s", 11, g -> g.tasksGrowth().shape().json()),
     RATE("RATE", "tasks per second", 9, g -> Units.perSecond(g.tasksGrowth().perSecond())),
     MEMORY("MEMORY", "resident memory of the group", 10, g -> Units.bytes(g.rssBytes())),
-    EXHAUSTS("RUNS OUT", "time until memory, pid_max, threads-max or the cgroup cap runs out", 16,
-            g -> g.secondsToExhaustion().isPresent()
+    EXHAUSTS("RUNS OUT", "time until memory, pid_max, threads-max or the cgroup cap runs out; AT CAP when it has", 16,
+            g -> g.atCap() ? "AT CAP " + g.cap().map(GroupCap::limit).orElse("")
+                    : g.secondsToExhaustion().isPresent()
                     ? String.format(Locale.ROOT, "%.0fs %s", g.secondsToExhaustion().getAsDouble(), g.exhaustedBy())
                     : "-"),
     CHAINS("CHAINS", "chains, and the deepest", 11, g -> g.chains().size() + " d" + deepest(g)),
-    FLAGS("FLAGS", "R recursive, I all parented to init", 6, g -> (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "")),
+    FLAGS("FLAGS", "C at a cap (forks refused), R recursive, I all parented to init, S this console", 6,
+            g -> (g.atCap() ? "C" : "") + (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "") + (g.self() ? "S" : "")),
     COMMAND("COMMAND", "command key: executable, or the script or module an interpreter runs", 0, Group::command);
 
     private final String title;

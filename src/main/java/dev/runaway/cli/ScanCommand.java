@@ -38,6 +38,7 @@ public final class ScanCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Snapshot snapshot;
+        java.util.Map<String, java.util.List<dev.runaway.model.ProcessIdentity>> targets = java.util.Map.of();
         try (LiveAnalysis live = LiveAnalysis.live().start()) {
             Thread.sleep(window.toMillis());
             snapshot = live.latest();
@@ -45,9 +46,14 @@ public final class ScanCommand implements Callable<Integer> {
                 Thread.sleep(50);
                 snapshot = live.latest();
             }
+            if (json) { // the targets of the very scan printed
+                var targeted = live.latestTargeted();
+                snapshot = targeted.snapshot();
+                targets = targeted.targets();
+            }
         }
         if (json) {
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(SnapshotJson.of(snapshot)));
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(SnapshotJson.of(snapshot, targets)));
         } else {
             printTable(out, snapshot, all ? Integer.MAX_VALUE : 25, 120);
         }

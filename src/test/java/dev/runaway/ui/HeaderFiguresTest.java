@@ -35,6 +35,20 @@ class HeaderFiguresTest {
     }
 
     @Test
+    void aDrillAtItsCapIsRedAndNamedAtCapWhateverItsGrowth() {
+        GroupPoint drill = new GroupPoint("/tmp/runaway-drill-cap/worker", 599, 600L << 20, "steady", 0, 0, Double.NaN, "",
+                1, 3, true, false, List.of(), 1, 600, true,
+                java.util.Optional.of(new dev.runaway.analysis.GroupCap("pids.max", 600)), 1234, "/sbx", false);
+        HeaderFigures h = HeaderFigures.of(pulse(2000, 3, 8 * GIB, 6 * GIB, 0.0), drill);
+        assertThat(h.figures().get(5).caption()).isEqualTo("worst group: worker");
+        assertThat(h.figures().get(5).text()).isEqualTo("AT CAP");
+        assertThat(h.figures().get(6).text()).isEqualTo("1,234 forks refused");
+        assertThat(h.figures().get(7).text()).isEqualTo("now: pids.max 600");
+        assertThat(h.figures().subList(5, 8)).extracting(HeaderFigures.Figure::severity).containsOnly(Severity.CRITICAL);
+        assertThat(h.overall()).isEqualTo(Severity.CRITICAL);
+    }
+
+    @Test
     void halfwayIsWatched() {
         HeaderFigures h = HeaderFigures.of(pulse(20_000, 500, 8 * GIB, (long) (1.6 * GIB), 8.0), null);
         assertThat(h.figures().subList(0, 5)).extracting(HeaderFigures.Figure::severity)
