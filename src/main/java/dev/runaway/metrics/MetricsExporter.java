@@ -53,8 +53,10 @@ public final class MetricsExporter implements AutoCloseable {
     private MetricsExporter(Options options, PrintWriter log) throws IOException {
         ExporterHealth health = new ExporterHealth(Path.of("/proc/self"), LibC.INSTANCE.getpagesize());
         OomCounts counts = new OomCounts();
+        RefusalCounts refusals = new RefusalCounts();
         live = LiveAnalysis.live();
         live.onSnapshot(health::scanned);
+        live.onSnapshot(refusals::scanned);
         OomWatcher watcher = null;
         HTTPServer server = null;
         Textfile file = null;
@@ -65,7 +67,7 @@ public final class MetricsExporter implements AutoCloseable {
             if (!watcher.kernelSource().equals("none")) watched.add(OomEvent.Source.KERNEL);
             if (!watcher.oomdSource().equals("none")) watched.add(OomEvent.Source.OOMD);
             log.println("runaway metrics: out-of-memory kills from " + watcher.source());
-            registry.register(new RunawayCollector(live::latest, counts, watched, health, options.top()));
+            registry.register(new RunawayCollector(live::latest, counts, watched, health, refusals, options.top()));
             live.start();
             if (options.listen().isPresent()) {
                 InetSocketAddress at = options.listen().get();

@@ -10,13 +10,14 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
 
 /**
  * The live analysis as Prometheus metrics, built afresh from the newest snapshot at every
  * scrape (names and meanings: docs/metrics.md). Cardinality is bounded: the {@code top} most
- * severe groups get a series each, labelled by command key and cgroup (never pids, which change
+ * severe groups (the analysis's order: at cap, heading to a limit, growing, steady) get a series each, labelled by command key and cgroup (never pids, which change
  * with every fork); the rest are summed into one {@code other} bucket. A group that leaves the
  * top is simply absent from the next scrape, so Prometheus marks its series stale.
  */
@@ -28,15 +29,17 @@ public final class RunawayCollector implements MultiCollector {
     private final OomCounts oom;
     private final Set<OomEvent.Source> watched;
     private final ExporterHealth health;
+    private final RefusalCounts refusals;
     private final int top;
 
     public RunawayCollector(Supplier<Snapshot> latest, OomCounts oom, Set<OomEvent.Source> watched, ExporterHealth health,
-                            int top) {
+                            RefusalCounts refusals, int top) {
         if (top < 0) throw new IllegalArgumentException("top must be 0 or more: " + top);
         this.latest = latest;
         this.oom = oom;
         this.watched = Set.copyOf(watched);
         this.health = health;
+        this.refusals = refusals;
         this.top = top;
     }
 
@@ -82,7 +85,10 @@ public final class RunawayCollector implements MultiCollector {
         var shape = f.states("runaway_group_growth_shape", "How the group's task count changed over the last 10 s.");
         var exhaustion = f.gauge("runaway_group_seconds_to_exhaustion",
                 "Seconds until the limit named by the label runs out at the group's rate; absent when not heading there.");
-        var atCap = f.gauge("runaway_group_at_cap", "1 when the group's cgroup is at its task cap (forks are being refused).");
+        var atCap = f.gauge("runaway_group_at_cap", "1 while the group's forks (or allocations) are refused at a limit.");
+        var pressed = f.gauge("runaway_group_cap", "The limit an at-cap group presses on (label limit) and its value, in tasks or bytes.");
+        var refused = f.counter("runaway_group_forks_refused",
+                "Forks refused at the group's pids.max (under a memory cap: OOM kills), summed over scans.");
         var cap = f.gauge("runaway_group_cap_tasks", "The task cap (pids.max) of the cgroup holding the group; absent when uncapped.");
         var room = f.gauge("runaway_group_cap_room_tasks", "Tasks the group's cgroup may still start under its pids.max.");
         var recursive = f.gauge("runaway_group_recursive", "1 when the group's command occurs 3 or more times along one ancestry line.");
@@ -102,7 +108,10 @@ public final class RunawayCollector implements MultiCollector {
             if (g.secondsToExhaustion().isPresent()) {
                 exhaustion.add(l.add("limit", g.exhaustedBy()), g.secondsToExhaustion().getAsDouble());
             }
-            atCap.add(l, CapState.atCap(g) ? 1 : 0);
+            atCap.add(l, g.atCap() ? 1 : 0);
+            if (g.atCap() && g.cap().isPresent()) pressed.add(l.add("limit", g.cap().get().limit()), g.cap().get().value());
+            OptionalLong refusedSoFar = refusals.total(g);
+            if (refusedSoFar.isPresent()) refused.add(l, refusedSoFar.getAsLong());
             if (g.cgroupMax() >= 0) cap.add(l.add("limit", "pids.max"), g.cgroupMax());
             if (g.cgroupRoom() >= 0) room.add(l.add("limit", "pids.max"), g.cgroupRoom());
             recursive.add(l, g.recursive() ? 1 : 0);
@@ -122,7 +131,8 @@ public final class RunawayCollector implements MultiCollector {
             bytesRate.add(other, rest.stream().mapToDouble(Group::bytesPerSecond).sum());
         }
         f.gauge("runaway_groups_in_other", "Groups summed into the other bucket (beyond --top).").add(rest.size()).done();
-        for (var family : List.of(tasks, rate, exhaustion, atCap, cap, room, recursive, repeats, chains, orphaned, rss, bytesRate, rank)) {
+        refused.done();
+        for (var family : List.of(tasks, rate, exhaustion, atCap, pressed, cap, room, recursive, repeats, chains, orphaned, rss, bytesRate, rank)) {
             family.done();
         }
         shape.done();

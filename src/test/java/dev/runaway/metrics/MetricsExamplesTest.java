@@ -111,8 +111,9 @@ class MetricsExamplesTest {
                         OptionalDouble.of(5), "pids.max"),
                 RunawayCollectorTest.group("/usr/bin/sleep", 3, "/", -1, -1, false, GrowthShape.STEADY, 0, OptionalDouble.empty(), ""));
         OomCounts oom = new OomCounts();
-        String text = RunawayCollectorTest.write(new RunawayCollector(() -> RunawayCollectorTest.snapshot(groups), oom,
-                Set.of(OomEvent.Source.KERNEL), RunawayCollectorTest.health(), 1), false);
+        var snapshot = RunawayCollectorTest.snapshot(groups);
+        String text = RunawayCollectorTest.write(new RunawayCollector(() -> snapshot, oom, Set.of(OomEvent.Source.KERNEL),
+                RunawayCollectorTest.health(), RunawayCollectorTest.refusals(snapshot), 1), false);
         Set<String> names = new TreeSet<>();
         for (String line : text.lines().toList()) {
             if (line.startsWith("# TYPE ")) names.add(line.split(" ")[2]);

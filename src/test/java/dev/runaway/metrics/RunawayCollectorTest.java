@@ -1,6 +1,7 @@
 package dev.runaway.metrics;
 
 import dev.runaway.analysis.Group;
+import dev.runaway.analysis.GroupCap;
 import dev.runaway.analysis.GrowthFit;
 import dev.runaway.analysis.GrowthShape;
 import dev.runaway.analysis.Snapshot;
@@ -57,6 +58,22 @@ class RunawayCollectorTest {
         assertThat(text).doesNotContain("sleep4").doesNotContain("pid=");
         assertThat(text).contains("runaway_group_at_cap{cgroup=\"/\",command=\"/usr/bin/sleep0\"} 0.0");
         assertThat(lines(text, "runaway_group_cap_tasks{")).hasSize(1);
+        assertThat(text).contains("runaway_group_cap{cgroup=\"/runaway-sandbox.1/drill\",command=\"/tmp/deploy.sh\",limit=\"pids.max\"} 60.0");
+        // two scans of 3 refusals each, summed; none for groups whose limit keeps no count
+        assertThat(text).contains("runaway_group_forks_refused_total{cgroup=\"/runaway-sandbox.1/drill\",command=\"/tmp/deploy.sh\"} 6.0");
+        assertThat(lines(text, "runaway_group_forks_refused_total{")).hasSize(1);
+        assertThat(lines(text, "runaway_group_cap{")).hasSize(1);
+    }
+
+    @Test
+    void refusalsAreSummedOverScansAndForgottenWithTheGroup() {
+        Snapshot capped = snapshot(List.of(group("/tmp/tool", 60, "/cg", 0, 60, false, GrowthShape.STEADY, 0, OptionalDouble.empty(), "")));
+        Snapshot gone = snapshot(List.of());
+        Group g = capped.groups().get(0);
+        assertThat(refusals(capped, capped, capped).total(g)).hasValue(9);
+        assertThat(refusals(capped, gone, capped).total(g)).as("counted again from 0").hasValue(3);
+        Snapshot uncapped = snapshot(List.of(group("/tmp/tool", 60, "/", -1, -1, false, GrowthShape.STEADY, 0, OptionalDouble.empty(), "")));
+        assertThat(refusals(uncapped).total(uncapped.groups().get(0))).isEmpty();
     }
 
     @Test
@@ -85,7 +102,8 @@ class RunawayCollectorTest {
 
     @Test
     void beforeTheFirstScanOnlyTheExporterAndOomFamilies() throws IOException {
-        String text = write(new RunawayCollector(() -> null, oom, EnumSet.noneOf(OomEvent.Source.class), health(), 20), false);
+        String text = write(new RunawayCollector(() -> null, oom, EnumSet.noneOf(OomEvent.Source.class), health(), new RefusalCounts(), 20),
+                false);
         assertThat(text).contains("runaway_exporter_scans_total 0.0").contains("runaway_oom_kills_total{source=\"kernel\"} 0.0")
                 .doesNotContain("runaway_tasks ").doesNotContain("runaway_exporter_last_scan_age_seconds");
     }
@@ -126,7 +144,14 @@ class RunawayCollectorTest {
     }
 
     private RunawayCollector collector(Snapshot s, int top) {
-        return new RunawayCollector(() -> s, oom, EnumSet.of(OomEvent.Source.KERNEL), health(), top);
+        return new RunawayCollector(() -> s, oom, EnumSet.of(OomEvent.Source.KERNEL), health(), refusals(s, s), top);
+    }
+
+    /** Refusal counts after these scans. */
+    static RefusalCounts refusals(Snapshot... scans) {
+        RefusalCounts counts = new RefusalCounts();
+        for (Snapshot s : scans) counts.scanned(s);
+        return counts;
     }
 
     static ExporterHealth health() {
@@ -153,8 +178,11 @@ class RunawayCollectorTest {
 
     static Group group(String command, int tasks, String cgroup, long room, long max, boolean recursive, GrowthShape shape,
                                double perSecond, OptionalDouble exhaustion, String by) {
-        return new Group(command, tasks, List.of(), false, recursive, recursive ? List.of(command, "python3 -m unittest", command) : List.of(),
+        Group g = new Group(command, tasks, List.of(), false, recursive, recursive ? List.of(command, "python3 -m unittest", command) : List.of(),
                 recursive ? 4 : 1, tasks * 4096L, new GrowthFit(shape, perSecond, 0), 0, exhaustion, by, List.of(1, 2, 3), cgroup, room, max);
+        // a capped group with no room has had 3 forks refused since the last scan; an uncapped one has no count
+        if (room == 0) return g.withCap(true, Optional.of(new GroupCap(GroupCap.PIDS_MAX, max)), 3);
+        return max < 0 ? g.withCap(false, Optional.empty(), -1) : g;
     }
 
     private static OomEvent kill(OomEvent.Source source, long processes) {
