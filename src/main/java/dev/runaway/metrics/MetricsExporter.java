@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 public final class MetricsExporter implements AutoCloseable {
     /** Where the exporter listens when not told: loopback only, its own port. */
     public static final int DEFAULT_PORT = 9936;
+    /** A scan a second while calm (the console's pace in an incident: more than 50 forks/s). */
+    public static final Duration CALM_SCAN_PERIOD = Duration.ofSeconds(1);
 
     /**
      * @param listen   address and port to serve /metrics on (port 0: any free one); empty for no HTTP
@@ -54,7 +56,7 @@ public final class MetricsExporter implements AutoCloseable {
         ExporterHealth health = new ExporterHealth(Path.of("/proc/self"), LibC.INSTANCE.getpagesize());
         OomCounts counts = new OomCounts();
         RefusalCounts refusals = new RefusalCounts();
-        live = LiveAnalysis.live();
+        live = LiveAnalysis.live().calmScanPeriod(CALM_SCAN_PERIOD);
         live.onSnapshot(health::scanned);
         live.onSnapshot(refusals::scanned);
         OomWatcher watcher = null;
