@@ -106,6 +106,16 @@ final class Daemons {
         }
     }
 
+    /** As {@link #await}, the failure saying what {@code state} tells then. */
+    static void awaitOrSay(BooleanSupplier condition, int seconds, String what, java.util.function.Supplier<String> state)
+            throws InterruptedException {
+        try {
+            await(condition, seconds, what);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; " + state.get(), e);
+        }
+    }
+
     static void await(BooleanSupplier condition, int seconds, String what) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!condition.getAsBoolean()) {

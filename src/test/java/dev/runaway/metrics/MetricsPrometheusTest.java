@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * node exporter the same way. Every program runs in a sandbox of its own, torn down at the end.
  */
 @Tag("process")
-@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
 class MetricsPrometheusTest {
     /** The drill's cap: small, so it is reached in a few seconds. */
     private static final int DRILL_TASKS_MAX = 60;
@@ -51,7 +51,7 @@ class MetricsPrometheusTest {
                                 try (Drill drill = Drills.start(Scenario.RECURSIVE, DRILL_TASKS_MAX, DRILL_LIFETIME, false);
                      CapClock cap = CapClock.watch(drill)) {
                     String group = "{cgroup=\"" + cgroupOf(drill) + "\",command=~\"" + DEPLOY + "\"}";
-                    awaitQuery(port, "runaway_group_tasks" + group, 60, prometheus);
+                    awaitQuery(port, "runaway_group_tasks" + group, 120, prometheus);
                     awaitQuery(port, "runaway_group_recursive" + group + " == 1", 60, prometheus);
                     awaitQuery(port, "runaway_group_at_cap" + group + " == 1", 60, prometheus);
                     JsonNode alert = awaitFiring(port, "RunawayGroupAtCap", cgroupOf(drill), 60, prometheus);
@@ -94,13 +94,17 @@ class MetricsPrometheusTest {
                  Drill drill = Drills.start(Scenario.RECURSIVE, DRILL_TASKS_MAX, DRILL_LIFETIME, false)) {
                 String labels = "{cgroup=\"" + cgroupOf(drill) + "\",command=\"";
                 AtomicReference<String> last = new AtomicReference<>("");
-                Daemons.await(() -> {
+                Daemons.awaitOrSay(() -> {
                     String text = Loopback.get(port, "/metrics").orElse("");
                     last.set(text);
                     return text.lines().anyMatch(l -> l.startsWith("runaway_group_at_cap" + labels) && l.contains("/deploy.sh\"") && l.endsWith(" 1"))
                             && text.lines().anyMatch(l -> l.startsWith("runaway_group_recursive" + labels) && l.contains("/deploy.sh\"")
                             && l.endsWith(" 1"));
-                }, 60, "node exporter to serve the drill at cap and recursive");
+                }, 120, "node exporter to serve the drill at cap and recursive", () -> "drill tasks " + drill.sandbox().taskCount()
+                        + "; node exporter served: " + last.get().lines().filter(l -> l.startsWith("node_textfile") || l.startsWith("runaway_exporter")
+                        || l.startsWith("runaway_processes") || l.contains(cgroupOf(drill)) && (l.startsWith("runaway_group_tasks")
+                        || l.startsWith("runaway_group_recursi") || l.startsWith("runaway_group_at_cap")))
+                        .toList() + "; runaway metrics said: " + exporter.output());
                 String text = last.get();
                 assertThat(text).contains("node_textfile_scrape_error 0");
                 assertThat(text).contains("runaway_tasks ").contains("runaway_oom_kills_total{source=\"kernel\"}")
