@@ -71,7 +71,7 @@ final class Daemons {
 
     /** The port the exporter says it serves on, once it says so. */
     static int servingPort(Daemon exporter) throws InterruptedException {
-        await(() -> SERVING.matcher(exporter.output()).find() || !exporter.process().isAlive(), 60, "the exporter to listen");
+        await(() -> SERVING.matcher(exporter.output()).find() || !exporter.process().isAlive(), 180, "the exporter to listen");
         Matcher m = SERVING.matcher(exporter.output());
         if (!m.find()) throw new AssertionError("runaway metrics did not start: " + exporter.output());
         return Integer.parseInt(m.group(1));
@@ -84,7 +84,7 @@ final class Daemons {
         Files.writeString(file, config);
         Daemon p = start("prometheus", List.of(PROMETHEUS.toString(), "--config.file=" + file, "--storage.tsdb.path=" + dir.resolve("data"),
                 "--web.listen-address=127.0.0.1:" + port, "--log.level=warn"), dir);
-        await(() -> Loopback.get(port, "/-/ready").isPresent() || !p.process().isAlive(), 60, "Prometheus to be ready");
+        await(() -> Loopback.get(port, "/-/ready").isPresent() || !p.process().isAlive(), 180, "Prometheus to be ready");
         if (!p.process().isAlive()) throw new AssertionError("Prometheus exited: " + p.output());
         return p;
     }
@@ -94,7 +94,7 @@ final class Daemons {
         requireInstalled(NODE_EXPORTER);
         Daemon n = start("node-exporter", List.of(NODE_EXPORTER.toString(), "--web.listen-address=127.0.0.1:" + port,
                 "--collector.disable-defaults", "--collector.textfile", "--collector.textfile.directory=" + textfiles), dir);
-        await(() -> Loopback.get(port, "/metrics").isPresent() || !n.process().isAlive(), 60, "node exporter to answer");
+        await(() -> Loopback.get(port, "/metrics").isPresent() || !n.process().isAlive(), 180, "node exporter to answer");
         if (!n.process().isAlive()) throw new AssertionError("node exporter exited: " + n.output());
         return n;
     }

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * node exporter the same way. Every program runs in a sandbox of its own, torn down at the end.
  */
 @Tag("process")
-@Timeout(value = 8, unit = TimeUnit.MINUTES)
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class MetricsPrometheusTest {
     /** The drill's cap: small, so it is reached in a few seconds. */
     private static final int DRILL_TASKS_MAX = 60;
@@ -47,7 +47,7 @@ class MetricsPrometheusTest {
             int metricsPort = Daemons.servingPort(exporter);
             int port = Loopback.freePort();
             try (Daemons.Daemon prometheus = Daemons.prometheus(dir, port, config(metricsPort))) {
-                awaitQuery(port, "up{job=\"runaway\"} == 1", 30, prometheus);
+                awaitQuery(port, "up{job=\"runaway\"} == 1", 120, prometheus);
                                 try (Drill drill = Drills.start(Scenario.RECURSIVE, DRILL_TASKS_MAX, DRILL_LIFETIME, false);
                      CapClock cap = CapClock.watch(drill)) {
                     String group = "{cgroup=\"" + cgroupOf(drill) + "\",command=~\"" + DEPLOY + "\"}";
@@ -87,7 +87,7 @@ class MetricsPrometheusTest {
     void nodeExportersTextfileCollectorServesTheSameMetrics(@TempDir Path dir) throws Exception {
         Path textfiles = Files.createDirectory(dir.resolve("textfile"));
         try (Daemons.Daemon exporter = Daemons.runawayMetrics(dir, "--textfile", textfiles.toString(), "--interval", "1s", "--top", "10")) {
-            Daemons.await(() -> Files.exists(textfiles.resolve(Textfile.NAME)) || !exporter.process().isAlive(), 60, "runaway.prom");
+            Daemons.await(() -> Files.exists(textfiles.resolve(Textfile.NAME)) || !exporter.process().isAlive(), 180, "runaway.prom");
             assertThat(exporter.output()).as("no HTTP when only --textfile is given").doesNotContain("serving http");
             int port = Loopback.freePort();
             try (Daemons.Daemon node = Daemons.nodeExporter(dir, port, textfiles);
