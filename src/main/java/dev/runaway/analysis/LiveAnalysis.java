@@ -52,6 +52,12 @@ public final class LiveAnalysis implements AutoCloseable {
         return this;
     }
 
+    /** Scans at most this often while the machine is calm (see {@link Sampler#calmScanPeriod}). */
+    public LiveAnalysis calmScanPeriod(java.time.Duration period) {
+        sampler.calmScanPeriod(period);
+        return this;
+    }
+
     public void onPulse(Consumer<PulseSample> listener) {
         sampler.onPulse(listener);
     }

@@ -23,14 +23,16 @@ import java.util.concurrent.Callable;
                 "then times our scans, ps, OSHI, ProcessHandle and a minimal C reader side by side.",
                 "live: the sampler and analyzer alone, as the console runs them. stop: the guided stop and a naive",
                 "kill loop on each drill shape, --trials times. record: how fast an incident file grows with --procs",
-                "sleepers running, over --seconds."})
+                "sleepers running, over --seconds. metrics: runaway metrics with --procs sleepers, --seconds alone then",
+                "--seconds scraped every second."})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Parameters(paramLabel = "WHAT", description = "scan; live (the sampler and analyzer alone, as the console runs them);"
             + " stop (the guided stop and a naive kill loop on each drill shape); record (incident file size per hour);"
-            + " ui (the console window's JavaFX stalls and sample-to-screen time with --procs sleepers; needs a display)")
+            + " ui (the console window's JavaFX stalls and sample-to-screen time with --procs sleepers; needs a display);"
+            + " metrics (runaway metrics' CPU, memory, scrape time and size with --procs sleepers)")
     String what;
 
     @Option(names = "--procs", paramLabel = "N", defaultValue = "50000", description = "sleepers to start (default: ${DEFAULT-VALUE})")
@@ -59,8 +61,9 @@ public final class BenchCommand implements Callable<Integer> {
         if ("stop".equals(what)) return stop(out, err);
         if ("record".equals(what)) return record(out, err);
         if ("ui".equals(what)) return ui(out, err);
+        if ("metrics".equals(what)) return metrics(out, err);
         if (!"scan".equals(what)) {
-            err.println("runaway bench: unknown bench '" + what + "'; benches: scan, live, stop, record, ui");
+            err.println("runaway bench: unknown bench '" + what + "'; benches: scan, live, stop, record, ui, metrics");
             return 2;
         }
         if (procs < 1 || rounds < 1) {
@@ -141,6 +144,23 @@ public final class BenchCommand implements Callable<Integer> {
         out.printf("pulse to screen (sampler hands it over -> the header shows it, %d refreshes): median %.0f ms, p95 %.0f ms,"
                 + " worst %.0f ms%n", u.renders(), u.sampleToScreenMedianMs(), u.sampleToScreenP95Ms(), u.sampleToScreenWorstMs());
         out.printf("console: %.2f cores, peak RSS %s%n", r.cpuCores(), Units.bytes(r.rssBytes()));
+        return 0;
+    }
+
+    /** {@code bench metrics}: what runaway metrics costs with --procs sleepers running. */
+    private int metrics(PrintWriter out, PrintWriter err) throws Exception {
+        var r = new dev.runaway.bench.MetricsBench(procs, 20, Duration.ofSeconds(seconds), err).run();
+        if (json) {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
+            return 0;
+        }
+        out.printf("runaway metrics with %,d sleepers (%,d processes seen, first scan served after %.1f s), --top %d%n",
+                r.sleepers(), r.processesSeen(), r.firstScanSeconds(), r.top());
+        out.printf("CPU: %.2f cores left alone (%.0f s), %.2f cores scraped every second (%.0f s); scan median %.0f ms%n",
+                r.cpuCoresAlone(), r.secondsAlone(), r.cpuCoresScraped(), r.secondsScraped(), r.scanMedianMs());
+        out.printf("memory: RSS %s, peak %s%n", Units.bytes(r.rssBytes()), Units.bytes(r.peakRssBytes()));
+        out.printf("scrape: %d scrapes, median %.1f ms, worst %.1f ms; %,d bytes (%d series) in Prometheus text, %,d bytes in OpenMetrics%n",
+                r.scrapes(), r.scrapeMedianMs(), r.scrapeWorstMs(), r.scrapeBytes(), r.series(), r.openMetricsBytes());
         return 0;
     }
 

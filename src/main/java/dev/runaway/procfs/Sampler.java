@@ -32,6 +32,7 @@ public final class Sampler implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile boolean incident;
     private volatile PulseSample lastPulse;
+    private volatile long calmScanPeriodNanos = MIN_SCAN_PERIOD.toNanos();
     private Thread pulseThread;
     private Thread scanThread;
 
@@ -50,6 +51,15 @@ public final class Sampler implements AutoCloseable {
 
     public boolean incident() {
         return incident;
+    }
+
+    /**
+     * Scans at most this often while calm (an exporter scraped every 15 s needs no ten scans a
+     * second); during an incident the pace is the budget's again, so a cap reached is seen soon.
+     */
+    public Sampler calmScanPeriod(Duration period) {
+        calmScanPeriodNanos = Math.max(MIN_SCAN_PERIOD.toNanos(), period.toNanos());
+        return this;
     }
 
     public synchronized Sampler start() {
@@ -88,9 +98,15 @@ public final class Sampler implements AutoCloseable {
             for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
             // The budget covers the listeners too: analysing a scan costs as much as taking it.
             long work = System.nanoTime() - started;
-            long rest = restAfter(work, incident ? INCIDENT_BUDGET_CORES : CALM_BUDGET_CORES);
+            long rest = restAfter(work, incident, calmScanPeriodNanos);
             if (!sleepUntil(System.nanoTime() + rest)) return;
         }
+    }
+
+    /** The rest after a scan: the budget's, and while calm at least what fills the calm period. */
+    static long restAfter(long workNanos, boolean incident, long calmScanPeriodNanos) {
+        long rest = restAfter(workNanos, incident ? INCIDENT_BUDGET_CORES : CALM_BUDGET_CORES);
+        return incident ? rest : Math.max(rest, calmScanPeriodNanos - workNanos);
     }
 
     /** How long to rest after {@code workNanos} of scanning and analysis to stay within {@code budgetCores}. */

@@ -48,6 +48,9 @@ class PackageFilesTest {
         Path root = stage(dir);
         assertThat(root.resolve("usr/share/man/man1/runaway.1.gz")).exists();
         assertThat(root.resolve("usr/share/man/man1/runaway-stop.1.gz")).as("one page per subcommand").exists();
+        assertThat(root.resolve("lib/systemd/system/runaway-metrics.service")).exists();
+        assertThat(root.resolve("usr/share/runaway/prometheus/runaway-rules.yml")).exists();
+        assertThat(root.resolve("usr/share/runaway/grafana/runaway-dashboard.json")).exists();
 
         Run validate = run(dir, "validate", root.toString());
         assertThat(validate.status).as(validate.output).isZero();
