@@ -37,6 +37,7 @@ public final class Analyzer {
     private final Lineage lineage = new Lineage();
     private final Map<String, GrowthSeries> groupHistory = new HashMap<>();
     private final GrowthSeries totalHistory = new GrowthSeries(WINDOW_SECONDS);
+    private final CpuShare cpuShare = new CpuShare(Runtime.getRuntime().availableProcessors());
     private final CgroupPids cgroupPids;
     private PulseSample previousPulse;
 
@@ -90,6 +91,7 @@ public final class Analyzer {
             if (members[k].length > 0) groups.add(group(keyNames.get(k), members[k], forest, cut, repeats, pulse, now));
         }
         groupHistory.entrySet().removeIf(h -> !keyIds.containsKey(h.getKey()) && h.getValue().staleAt(now));
+        cpuShare.retain(keyIds.keySet());
         groups.sort(SEVERITY);
         lastForest = forest;
         lastCut = cut;
@@ -111,8 +113,14 @@ public final class Analyzer {
         BitSet chainIndices = new BitSet();
         Set<String> cgroups = new HashSet<>();
         boolean self = false;
+        int stopped = 0;
+        int zombies = 0;
+        long ticks = 0;
         for (int m : members) {
             ProcessSample p = forest.living.get(m);
+            if (p.state() == 'T' || p.state() == 't') stopped++;
+            else if (p.state() == 'Z') zombies++;
+            ticks += p.cpuTicks();
             tasks += Math.max(1, p.numThreads());
             rss += p.rssBytes();
             pids[count++] = p.pid();
@@ -136,7 +144,8 @@ public final class Analyzer {
         Exhaustion exhaustion = self ? Exhaustion.NONE : Exhaustion.of(growth, bytesPerSecond, tasks, pulse, cgroupRoom);
         return new Group(key, tasks, List.copyOf(chains), orphans, recursion.repeats() >= RECURSION_REPEATS,
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
-                PidList.copyOf(pids, count), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L));
+                PidList.copyOf(pids, count), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L),
+                stopped, zombies, cpuShare.add(key, now, ticks));
     }
 
     /**

@@ -17,11 +17,23 @@ import java.util.OptionalDouble;
  * @param cgroup              the one cgroup (v2 path) that holds every member, or "" when they are spread
  * @param cgroupRoom          how many more tasks that cgroup's pids.max allows; -1 when unknown or uncapped
  * @param cgroupMax           that cgroup's pids.max; -1 when unknown or uncapped
+ * @param stopped             members stopped (state T or t): by a signal, a debugger or a stop's sweep
+ * @param zombies             members that exited and wait for their parent to reap them (state Z)
+ * @param cpuShare            the group's share of all cores over the last ~10 s (0 to 1); NaN until known
  */
 public record Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
                     List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
                     OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids,
-                    String cgroup, long cgroupRoom, long cgroupMax) {
+                    String cgroup, long cgroupRoom, long cgroupMax, int stopped, int zombies, double cpuShare) {
+
+    /** A group whose process states and CPU time are not known (a test's, a recording's). */
+    public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
+                 List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
+                 OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids, String cgroup, long cgroupRoom,
+                 long cgroupMax) {
+        this(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth, bytesPerSecond,
+                secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, 0, 0, Double.NaN);
+    }
 
     /** A group whose cgroup's cap is not known beyond its room. */
     public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,

@@ -203,6 +203,9 @@ public final class DrillCommand implements Callable<Integer> {
         return s != null && !s.isBlank();
     }
 
+    /** Start times in the machine's zone, to the second: what a person compares with a clock. */
+    private static final java.time.format.DateTimeFormatter LOCAL_TIME = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
     private int list() {
         List<RunningDrill> drills = Drills.list();
         if (drills.isEmpty()) {
@@ -216,7 +219,7 @@ public final class DrillCommand implements Callable<Integer> {
             out.printf("%-24s %-10s %7d %7d %8ds  %s%n", d.sandbox().name().label(),
                     info.map(i -> i.scenario().key()).orElse("?"), d.sandbox().taskCount(),
                     d.sandbox().spec().tasksMax(), Math.max(0, left),
-                    info.map(i -> i.startedAt().toString()).orElse("?"));
+                    info.map(i -> LOCAL_TIME.format(i.startedAt().atZone(java.time.ZoneId.systemDefault()))).orElse("?"));
         }
         return 0;
     }

@@ -31,6 +31,7 @@ public final class Sampler implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile boolean incident;
     private volatile PulseSample lastPulse;
+    private volatile long scanStartedNanos; // 0 between scans
     private Thread pulseThread;
     private Thread scanThread;
 
@@ -45,6 +46,12 @@ public final class Sampler implements AutoCloseable {
 
     public void onScan(Consumer<ScanSample> listener) {
         scanListeners.add(listener);
+    }
+
+    /** How long the scan in progress (with its listeners) has run; 0 between scans. */
+    public long scanRunningNanos() {
+        long started = scanStartedNanos;
+        return started == 0 ? 0 : System.nanoTime() - started;
     }
 
     public boolean incident() {
@@ -83,8 +90,10 @@ public final class Sampler implements AutoCloseable {
         while (running.get()) {
             boolean complete = scans++ % ProcessTable.ROUND_ROBIN_SHARE == 0;
             long started = System.nanoTime();
+            scanStartedNanos = started;
             ScanSample sample = table.scan(complete);
             for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
+            scanStartedNanos = 0;
             // The budget covers the listeners too: analysing a scan costs as much as taking it.
             long work = System.nanoTime() - started;
             long rest = restAfter(work, incident ? INCIDENT_BUDGET_CORES : CALM_BUDGET_CORES);

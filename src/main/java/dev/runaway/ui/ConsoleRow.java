@@ -55,6 +55,7 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
                 case CHAINS -> g.chains() + " d" + g.deepestChain();
                 case FLAGS -> (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "");
                 case COMMAND -> g.command();
+                case CPU, STATES -> "-"; // not recorded
             });
         }
         return new ConsoleRow(Kind.GROUP, "g:" + g.command(), g.command(), List.copyOf(cells), g.command(), null, -1,
