@@ -91,8 +91,13 @@ public final class Sampler implements AutoCloseable {
             boolean complete = scans++ % ProcessTable.ROUND_ROBIN_SHARE == 0;
             long started = System.nanoTime();
             scanStartedNanos = started;
-            ScanSample sample = table.scan(complete);
-            for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
+            try {
+                ScanSample sample = table.scan(complete);
+                for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // At a task cap no thread can start: a scan that needed one is lost, the next is tried.
+                System.err.println("runaway: a scan failed: " + e);
+            }
             scanStartedNanos = 0;
             // The budget covers the listeners too: analysing a scan costs as much as taking it.
             long work = System.nanoTime() - started;

@@ -49,6 +49,7 @@ public final class DrillScreen {
      */
     public void showInteractive() throws IOException, InterruptedException {
         boolean root = dev.runaway.sys.LibC.INSTANCE.geteuid() == 0;
+        java.util.concurrent.ExecutorService worker = TerminalStop.worker();
         try (Actuator actuator = new Actuator(PROC, root ? () -> null : dev.runaway.stop.InstalledHelper::start);
              Terminal terminal = Terminal.raw()) {
             TerminalStop stop = null;
@@ -67,8 +68,10 @@ public final class DrillScreen {
                     continue;
                 }
                 if (quits(key)) return;
-                if (key.is('k') || key.is('K')) stop = openStop(actuator, root);
+                if (key.is('k') || key.is('K')) stop = openStop(actuator, root, worker);
             }
+        } finally {
+            worker.shutdown();
         }
     }
 
@@ -80,7 +83,7 @@ public final class DrillScreen {
      * The guided stop of everything in the drill's cgroup, as {@code runaway stop --cgroup} would
      * plan it; without a cgroup (the unprivileged sandbox), of its session.
      */
-    private TerminalStop openStop(Actuator actuator, boolean root) {
+    private TerminalStop openStop(Actuator actuator, boolean root, java.util.concurrent.Executor worker) {
         PulseReader pulse = PulseReader.live();
         CommandRescan rescan;
         String label;
@@ -94,7 +97,7 @@ public final class DrillScreen {
             label = "drill " + drill.info().id() + " (session " + session + ")";
             rescan = new CommandRescan(PROC, "session " + session, (p, key) -> p.session() == session, pulse);
         }
-        return new TerminalStop(label, rescan, rescan, actuator, root).open();
+        return new TerminalStop(label, rescan, rescan, actuator, root, worker).open();
     }
 
     /** The drill's v2 cgroup as /proc/PID/cgroup names it (its path below the v2 mount). */

@@ -26,6 +26,7 @@ final class TerminalStop {
     private final Supplier<TargetSet> rescan;
     private final Actuator actuator;
     private final boolean root;
+    private final java.util.concurrent.Executor worker;
     private final List<String> planLines = new ArrayList<>();
     private final List<String> stepLines = new ArrayList<>();
     private volatile Phase phase = Phase.PLANNING;
@@ -36,8 +37,12 @@ final class TerminalStop {
     /**
      * @param planTargets the targets to plan with, from the view's newest analysis (no new scan)
      * @param rescan      a fresh read of the same targets, for the engine's rounds and its confirmation
+     * @param worker      runs the planning and the stop: a thread started before the fire (see {@link #worker()}),
+     *                    since at a task cap no new thread can start either
      */
-    TerminalStop(String label, Supplier<TargetSet> planTargets, Supplier<TargetSet> rescan, Actuator actuator, boolean root) {
+    TerminalStop(String label, Supplier<TargetSet> planTargets, Supplier<TargetSet> rescan, Actuator actuator, boolean root,
+                 java.util.concurrent.Executor worker) {
+        this.worker = worker;
         this.label = label;
         this.planTargets = planTargets;
         this.rescan = rescan;
@@ -47,7 +52,7 @@ final class TerminalStop {
 
     /** Plans on a worker thread; the plan shows when ready. */
     TerminalStop open() {
-        worker("runaway-top-plan", this::plan);
+        worker.execute(this::plan);
         return this;
     }
 
@@ -84,7 +89,7 @@ final class TerminalStop {
     synchronized boolean confirm() {
         if (phase != Phase.READY) return false;
         phase = Phase.RUNNING;
-        worker("runaway-top-stop", this::run);
+        worker.execute(this::run);
         return true;
     }
 
@@ -96,9 +101,11 @@ final class TerminalStop {
         });
         try {
             outcome = engine.run(plan, false);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // An Error too: at a task cap "unable to create native thread" must end in an outcome, not a hang.
             synchronized (this) {
                 stepLines.add("the stop failed: " + e);
+                for (StackTraceElement f : e.getStackTrace()) stepLines.add("    at " + f);
             }
             outcome = new StopEngine.Outcome(false, List.of(), List.of(), -1, java.util.Map.of());
         }
@@ -174,9 +181,18 @@ final class TerminalStop {
         return b.toString();
     }
 
-    private static void worker(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        t.start();
+    /**
+     * One daemon thread, started now: a view opened before the fire plans and stops on it when
+     * the task cap refuses every new thread. Shut it down when the view closes.
+     */
+    static java.util.concurrent.ExecutorService worker() {
+        java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0,
+                java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "runaway-terminal-stop");
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.prestartAllCoreThreads();
+        return pool;
     }
 }

@@ -46,10 +46,11 @@ public final class TopScreen {
         boolean root = LibC.INSTANCE.geteuid() == 0;
         PulseReader pulse = PulseReader.live();
         // One actuator for the view's life: a helper started for one stop stays for the next.
+        java.util.concurrent.ExecutorService worker = TerminalStop.worker();
         try (Actuator actuator = new Actuator(PROC, root ? () -> null : InstalledHelper::start);
              Terminal terminal = Terminal.raw()) {
             TopView view = new TopView(key -> new TerminalStop(key, () -> live.targets(key),
-                    new CommandRescan(PROC, key, pulse), actuator, root).open(), ZoneId.systemDefault());
+                    new CommandRescan(PROC, key, pulse), actuator, root, worker).open(), ZoneId.systemDefault());
             long nextFrame = 0;
             while (true) {
                 long now = System.nanoTime();
@@ -62,6 +63,8 @@ public final class TopScreen {
                 if (view.key(key, live.latest()) == TopView.Outcome.QUIT) return;
                 nextFrame = 0; // a key redraws at once
             }
+        } finally {
+            worker.shutdown();
         }
     }
 

@@ -29,7 +29,7 @@ class TopViewTest {
     private final TopView view = new TopView(key -> {
         opened.add(key);
         // Targets already gone: the panel says so without touching any process.
-        return new TerminalStop(key, () -> new TargetSet(key, List.of(), Optional.empty()), null, null, true).open();
+        return new TerminalStop(key, () -> new TargetSet(key, List.of(), Optional.empty()), null, null, true, Runnable::run).open();
     }, ZoneId.of("Europe/Berlin"));
 
     private static Group group(String command, int tasks, String cgroup, int stopped, int zombies, double cpu) {
