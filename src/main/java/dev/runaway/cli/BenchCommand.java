@@ -47,6 +47,15 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--trials", paramLabel = "N", defaultValue = "20", description = "stop: trials per drill shape (default: ${DEFAULT-VALUE})")
     int trials;
 
+    @Option(names = "--pressing", paramLabel = "N", description = "stop: instead of the drill shapes, N tasks of the pressing"
+            + " drill at their cap (a machine on fire): the guided stop from the command line and the console's path, a naive"
+            + " kill loop and cgroup.kill side by side, and ps, runaway scan and the C reader listing the table under that load")
+    Integer pressing;
+
+    @Option(names = "--cli-limit", paramLabel = "DURATION", defaultValue = "180s", converter = Durations.class,
+            description = "stop --pressing: how long the command line's stop may take before it is killed (default: ${DEFAULT-VALUE})")
+    Duration cliLimit;
+
     @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, ratioToC")
     boolean json;
 
@@ -100,6 +109,7 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("runaway bench: --trials must be at least 1");
             return 2;
         }
+        if (pressing != null) return pressing(out, err);
         java.util.List<dev.runaway.bench.StopBench.Row> rows = new dev.runaway.bench.StopBench(trials, err).run();
         if (json) {
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(rows));
@@ -113,6 +123,30 @@ public final class BenchCommand implements Callable<Integer> {
         }
         out.println("guided: from the start of the stop to confirmed zero (the 2 s stable window not counted);"
                 + " naive: SIGKILL by pid every 100 ms until a round finds nobody (at most 5 s)");
+        return 0;
+    }
+
+    /** {@code bench stop --pressing N}: the stops side by side on a machine on fire, and the listings under it. */
+    private int pressing(PrintWriter out, PrintWriter err) throws Exception {
+        if (pressing < 10) {
+            err.println("runaway bench: --pressing must be at least 10");
+            return 2;
+        }
+        int runs = spec.commandLine().getParseResult().hasMatchedOption("--trials") ? trials : 1;
+        var r = new dev.runaway.bench.PressingBench(pressing, runs, cliLimit, err).run();
+        if (json) {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
+            return 0;
+        }
+        out.printf("%,d tasks pressing on their cap%n", r.pressing());
+        out.printf("%-20s %14s %10s %5s %9s %8s  %s%n", "stop", "growth stopped", "zero", "zero?", "survivors", "load max", "measured by");
+        for (var s : r.stops()) {
+            out.printf("%-20s %11d ms %7d ms %5s %9d %8.0f  %s%s%n", s.method(), s.millisToGrowthStopped(), s.millisToZero(),
+                    s.zeroConfirmed() ? "yes" : "NO", s.survivors(), s.loadAverageMax(), s.source(),
+                    (s.planMillis() >= 0 ? "; plan " + s.planMillis() + " ms before Enter" : "") + (s.note().isEmpty() ? "" : "; " + s.note()));
+        }
+        out.printf("%n%-36s %12s %12s%n", "listing the table under that load", "ms", "processes");
+        for (var l : r.listings()) out.printf("%-36s %12.0f %12d%n", l.reader(), l.millis(), l.processes());
         return 0;
     }
 
