@@ -35,7 +35,10 @@ final class Helper {
     private static ExecutorService started() {
         java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0,
                 java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "runaway-scan-helper");
+                    Thread t = new Thread(() -> {
+                        dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // as the scan thread it helps
+                        r.run();
+                    }, "runaway-scan-helper");
                     t.setDaemon(true);
                     return t;
                 });

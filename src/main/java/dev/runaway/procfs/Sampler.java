@@ -72,7 +72,15 @@ public final class Sampler implements AutoCloseable {
         return t;
     }
 
+    /** How the sampling threads are scheduled ("SCHED_RR 1", "nice -20", or "" for the ordinary policy). */
+    public String priority() {
+        return priority;
+    }
+
+    private volatile String priority = "";
+
     private void pulseLoop() {
+        dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // the pulse keeps its 10 Hz whatever runs beside it
         long next = System.nanoTime();
         while (running.get()) {
             PulseSample sample = pulse.read();
@@ -86,6 +94,7 @@ public final class Sampler implements AutoCloseable {
     }
 
     private void scanLoop() {
+        priority = dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // scans keep answering under a runaway's load
         int scans = 0;
         while (running.get()) {
             boolean complete = scans++ % ProcessTable.ROUND_ROBIN_SHARE == 0;

@@ -188,7 +188,10 @@ final class TerminalStop {
     static java.util.concurrent.ExecutorService worker() {
         java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0,
                 java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "runaway-terminal-stop");
+                    Thread t = new Thread(() -> {
+                        dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // the stop must not wait behind the runaway
+                        r.run();
+                    }, "runaway-terminal-stop");
                     t.setDaemon(true);
                     return t;
                 });
