@@ -21,8 +21,8 @@ import java.util.concurrent.Callable;
                 "scan: starts --procs sleepers in a sandbox (raising kernel.pid_max when needed, and putting it back),",
                 "then times our scans, ps, OSHI, ProcessHandle and a minimal C reader side by side.",
                 "live: the sampler and analyzer alone, as the console runs them. stop: the guided stop and a naive",
-                "kill loop on each drill shape, --trials times. record: how fast an incident file grows with --procs",
-                "sleepers running, over --seconds."})
+                "kill loop on each drill shape, --trials times; with --pressing N, the stops side by side on N pressing tasks.",
+                "record: how fast an incident file grows with --procs sleepers running, over --seconds."})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -49,7 +49,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--pressing", paramLabel = "N", description = "stop: instead of the drill shapes, N tasks of the pressing"
             + " drill at their cap (a machine on fire): the guided stop from the command line and the console's path, a naive"
-            + " kill loop and cgroup.kill side by side, and ps, runaway scan and the C reader listing the table under that load")
+            + " kill loop and cgroup.kill side by side, and ps, runaway scan and the C reader listing the table under that load;"
+            + " ui: N pressing tasks at their cap beside the --procs sleepers")
     Integer pressing;
 
     @Option(names = "--cli-limit", paramLabel = "DURATION", defaultValue = "180s", converter = Durations.class,
@@ -156,14 +157,17 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("runaway bench: ui needs a display (run it under Xvfb: xvfb-run -a runaway bench ui)");
             return 2;
         }
-        var r = new dev.runaway.bench.UiBench(procs, Duration.ofSeconds(seconds), Duration.ofSeconds(warmUp), err).run();
+        var r = new dev.runaway.bench.UiBench(procs, pressing == null ? 0 : pressing, Duration.ofSeconds(seconds),
+                Duration.ofSeconds(warmUp), err).run();
         if (json) {
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
             return 0;
         }
         var u = r.ui();
-        out.printf("console window with %,d sleepers (%,d processes seen, %,d rows made in the chains view), %.0f s measured%n",
-                r.sleepers(), r.processesSeen(), r.rowsMade(), r.seconds());
+        out.printf("console window with %,d sleepers%s (%,d processes seen, %,d rows made in the chains view), %.0f s measured%n",
+                r.sleepers(), r.pressing() > 0 ? String.format(" and %,d pressing tasks at their cap", r.pressing()) : "",
+                r.processesSeen(), r.rowsMade(), r.seconds());
+        out.printf("pulses: %.1f per second (10 Hz wanted); load average up to %.0f%n", r.pulsesPerSecond(), r.loadAverageMax());
         out.printf("scan: median %.1f ms, worst %.1f ms%n", r.scanMedianMs(), r.scanWorstMs());
         out.printf("JavaFX thread wait (a task posted every 20 ms, %d samples): median %.1f ms, p99 %.1f ms, worst %.1f ms;"
                 + " %d stalls over 100 ms%n", u.fxSamples(), u.fxMedianMs(), u.fxP99Ms(), u.fxWorstMs(), u.stallsOver100Ms());
