@@ -1,6 +1,5 @@
 package dev.runaway.bench;
 
-import dev.runaway.analysis.TargetSet;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
@@ -95,7 +94,7 @@ public final class StopBench {
             case LINEAR, FANOUT -> NativeBinaries.find(NativeBinaries.DRILL_WORKER).toString();
         };
         CommandRescan rescan = new CommandRescan(PROC, command, pulse);
-        TargetSet targets = rescan.get();
+        dev.runaway.stop.Targets targets = rescan.get();
         StopPlan plan = new Planner(Disposable.forThisUser(), LibC.INSTANCE.geteuid() == 0).plan(targets);
         try (Actuator actuator = new Actuator(PROC, () -> null)) {
             return new StopEngine(actuator, rescan, s -> { }).run(plan, false);
