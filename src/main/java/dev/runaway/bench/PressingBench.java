@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.analysis.Snapshot;
-import dev.runaway.analysis.TargetSet;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
@@ -16,12 +15,11 @@ import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
 import dev.runaway.stop.Actuator;
-import dev.runaway.stop.CommandRescan;
 import dev.runaway.stop.Disposable;
-import dev.runaway.stop.Planner;
+import dev.runaway.stop.Selector;
+import dev.runaway.stop.StopCore;
 import dev.runaway.stop.StopEngine;
-import dev.runaway.stop.StopPlan;
-import dev.runaway.sys.LibC;
+import dev.runaway.stop.StopSession;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -140,31 +138,34 @@ public final class PressingBench {
         }
     }
 
-    /** The console's path: a live analysis running before the fire, the plan, then from Enter the engine. */
+    /**
+     * The console's path: a live analysis running before the fire (the console's), the stop
+     * session planned when the panel opens, then from Enter the one stop core, as the window runs it.
+     */
     private Stop consolePath() throws Exception {
         progress.printf("console path (%,d pressing)%n", tasks);
-        boolean root = LibC.INSTANCE.geteuid() == 0;
         try (LiveAnalysis live = LiveAnalysis.live().start(); Drill drill = pressingAtCap();
              Actuator actuator = new Actuator(PROC, () -> null)) {
             String key = key(drill);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (!seen(live.latest(), key) && System.nanoTime() < deadline) Thread.sleep(100);
+            StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
             long planStart = System.nanoTime();
-            CommandRescan rescan = new CommandRescan(PROC, key, PulseReader.live());
-            TargetSet targets = seen(live.latest(), key) ? live.targets(key) : rescan.get();
-            StopPlan plan = new Planner(Disposable.forThisUser(), root).plan(targets);
+            StopSession session = core.open(new Selector.Command(key)).prepare();
             long planMillis = (System.nanoTime() - planStart) / 1_000_000;
-            long[] growthStopped = {-1};
+            if (session.state() != StopSession.State.READY) {
+                return new Stop("console path", tasks, -1, -1, false, drill.sandbox().memberPids().size(), load1(), "refused",
+                        planMillis, session.refusal().map(StopSession.Refusal::words).orElse("not ready"));
+            }
             long enter = System.nanoTime();
             CgroupWatch watch = new CgroupWatch(drill.sandbox(), memberDir(drill), enter);
-            StopEngine.Outcome o = new StopEngine(actuator, rescan, step -> {
-                if (growthStopped[0] < 0 && step.step().equals("stop growth")) growthStopped[0] = (System.nanoTime() - enter) / 1_000_000;
-            }).run(plan, false);
+            StopEngine.Outcome o = session.run(false, step -> { });
             watch.awaitZero(3000);
             watch.close();
-            return new Stop("console path", tasks, growthStopped[0], o.millisToZero(), o.zeroConfirmed(), o.survivors().size(),
-                    watch.loadMax(), "the engine's steps (from Enter)", planMillis, "lever " + plan.chosen().name()
-                    + "; outside: growth stopped " + watch.millisToGrowthStopped() + " ms, zero " + watch.millisToZero() + " ms");
+            return new Stop("console path", tasks, o.millisToGrowthStopped(), o.millisToZero(), o.zeroConfirmed(),
+                    o.survivors().size(), watch.loadMax(), "the stop's outcome (from Enter)", planMillis, "lever "
+                    + session.plan().chosen().name() + "; outside: growth stopped " + watch.millisToGrowthStopped() + " ms, zero "
+                    + watch.millisToZero() + " ms");
         }
     }
 

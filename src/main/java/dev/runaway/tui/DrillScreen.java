@@ -8,7 +8,10 @@ import dev.runaway.sandbox.SandboxSample;
 
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.stop.Actuator;
-import dev.runaway.stop.CommandRescan;
+import dev.runaway.stop.Disposable;
+import dev.runaway.stop.Selector;
+import dev.runaway.stop.StopCore;
+import dev.runaway.stop.StopSession;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -64,7 +67,10 @@ public final class DrillScreen {
                 if (key == null) continue;
                 if (stop != null) {
                     if (key.kind() == Keys.Kind.ENTER && !stop.confirm() && stop.closable()) stop = null;
-                    else if ((key.kind() == Keys.Kind.ESCAPE || key.is('q')) && stop.closable()) stop = null;
+                    else if ((key.kind() == Keys.Kind.ESCAPE || key.is('q')) && stop.closable()) {
+                        stop.cancel();
+                        stop = null;
+                    }
                     continue;
                 }
                 if (quits(key)) return;
@@ -81,23 +87,19 @@ public final class DrillScreen {
 
     /**
      * The guided stop of everything in the drill's cgroup, as {@code runaway stop --cgroup} would
-     * plan it; without a cgroup (the unprivileged sandbox), of its session.
+     * plan it; without a cgroup (the unprivileged sandbox), of its first process and all below it.
      */
     private TerminalStop openStop(Actuator actuator, boolean root, java.util.concurrent.Executor worker) {
-        PulseReader pulse = PulseReader.live();
-        CommandRescan rescan;
-        String label;
+        StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
+        Selector selector;
         if (drill.sandbox() instanceof dev.runaway.sandbox.CgroupSandbox) {
-            String cgroup = cgroupPath();
-            label = "drill " + drill.info().id() + " (cgroup " + cgroup + ")";
-            rescan = new CommandRescan(PROC, "cgroup " + cgroup,
-                    (p, key) -> p.cgroup().equals(cgroup) || p.cgroup().startsWith(cgroup + "/"), pulse);
+            selector = new Selector.Cgroup(cgroupPath());
         } else {
-            int session = (int) drill.info().rootPid();
-            label = "drill " + drill.info().id() + " (session " + session + ")";
-            rescan = new CommandRescan(PROC, "session " + session, (p, key) -> p.session() == session, pulse);
+            int pid = (int) drill.info().rootPid();
+            var identity = StopSession.identityOf(PROC, pid);
+            selector = new Selector.Process(identity == null ? new dev.runaway.model.ProcessIdentity(pid, 0) : identity);
         }
-        return new TerminalStop(label, rescan, rescan, actuator, root, worker).open();
+        return new TerminalStop("drill " + drill.info().id() + " (" + selector.label() + ")", () -> core.open(selector), worker).open();
     }
 
     /** The drill's v2 cgroup as /proc/PID/cgroup names it (its path below the v2 mount). */

@@ -1,56 +1,45 @@
 package dev.runaway.tui;
 
-import dev.runaway.analysis.TargetSet;
 import dev.runaway.model.ProcessSample;
-import dev.runaway.stop.Actuator;
-import dev.runaway.stop.Disposable;
-import dev.runaway.stop.Planner;
+import dev.runaway.sandbox.StopOutcome;
+import dev.runaway.sandbox.StopStep;
 import dev.runaway.stop.StopEngine;
-import dev.runaway.stop.StopPlan;
+import dev.runaway.stop.StopSession;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
- * The guided stop of one group as the terminal shows it, with no terminal in it: the plan read
- * from the targets the view already holds, then, once confirmed, the same engine as
- * {@code runaway stop} and the window, every step told as it happens, to the outcome. Planning
- * and the run happen on a worker thread; the screen reads {@link #lines()} at each redraw.
+ * The guided stop of one selection as the terminal shows it, with no terminal in it: a
+ * {@link StopSession} of the one stop core (as {@code runaway stop} and the window use it)
+ * prepared and, once confirmed, run on a worker thread; the screen reads {@link #lines()} at
+ * each redraw, from the plan through every step to the outcome.
  */
 final class TerminalStop {
     enum Phase { PLANNING, READY, REFUSED, RUNNING, DONE }
 
     private final String label;
-    private final Supplier<TargetSet> planTargets;
-    private final Supplier<TargetSet> rescan;
-    private final Actuator actuator;
-    private final boolean root;
-    private final java.util.concurrent.Executor worker;
-    private final List<String> planLines = new ArrayList<>();
-    private final List<String> stepLines = new ArrayList<>();
+    private final Supplier<StopSession> opener;
+    private final Executor worker;
     private volatile Phase phase = Phase.PLANNING;
-    private volatile StopPlan plan;
-    private volatile String refusal = "";
-    private volatile StopEngine.Outcome outcome;
+    private volatile StopSession session;
+    private volatile String failure = "";
+    private volatile long enterNanos;
 
     /**
-     * @param planTargets the targets to plan with, from the view's newest analysis (no new scan)
-     * @param rescan      a fresh read of the same targets, for the engine's rounds and its confirmation
-     * @param worker      runs the planning and the stop: a thread started before the fire (see {@link #worker()}),
-     *                    since at a task cap no new thread can start either
+     * @param opener the session, not yet prepared (prepare reads the targets: it runs on the worker)
+     * @param worker runs the planning and the stop: a thread started before the fire (see {@link #worker()}),
+     *               since at a task cap no new thread can start either
      */
-    TerminalStop(String label, Supplier<TargetSet> planTargets, Supplier<TargetSet> rescan, Actuator actuator, boolean root,
-                 java.util.concurrent.Executor worker) {
-        this.worker = worker;
+    TerminalStop(String label, Supplier<StopSession> opener, Executor worker) {
         this.label = label;
-        this.planTargets = planTargets;
-        this.rescan = rescan;
-        this.actuator = actuator;
-        this.root = root;
+        this.opener = opener;
+        this.worker = worker;
     }
 
-    /** Plans on a worker thread; the plan shows when ready. */
+    /** Plans on the worker; the plan shows when ready. */
     TerminalStop open() {
         worker.execute(this::plan);
         return this;
@@ -58,56 +47,30 @@ final class TerminalStop {
 
     private void plan() {
         try {
-            TargetSet set = planTargets.get();
-            if (set.samples().isEmpty()) {
-                refuse("nothing matches " + label + " any more");
-                return;
-            }
-            StopPlan p = new Planner(Disposable.forThisUser(), root).plan(set);
-            List<String> lines = new ArrayList<>(p.describe());
-            if (!root && p.privilege().startsWith("the helper is needed")) {
-                // Now, while the plan is read: once pids run out, pkexec cannot start anything.
-                lines.add(actuator.warmUp() ? "The helper is running (started through pkexec)."
-                        : "The helper could not start: processes of other users will be refused.");
-            }
-            synchronized (this) {
-                planLines.addAll(lines);
-            }
-            plan = p;
-            phase = Phase.READY;
-        } catch (RuntimeException e) {
-            refuse("the plan failed: " + e.getMessage());
+            StopSession s = opener.get().prepare();
+            session = s;
+            phase = s.state() == StopSession.State.READY ? Phase.READY : Phase.REFUSED;
+        } catch (RuntimeException | Error e) {
+            failure = "the plan failed: " + e;
+            phase = Phase.REFUSED;
         }
-    }
-
-    private void refuse(String why) {
-        refusal = why;
-        phase = Phase.REFUSED;
     }
 
     /** Enter on a ready plan: runs it. Anything else is ignored. */
     synchronized boolean confirm() {
         if (phase != Phase.READY) return false;
         phase = Phase.RUNNING;
+        enterNanos = System.nanoTime();
         worker.execute(this::run);
         return true;
     }
 
     private void run() {
-        StopEngine engine = new StopEngine(actuator, rescan, step -> {
-            synchronized (this) {
-                stepLines.add(step.toString());
-            }
-        });
         try {
-            outcome = engine.run(plan, false);
+            session.run(false, step -> { });
         } catch (RuntimeException | Error e) {
             // An Error too: at a task cap "unable to create native thread" must end in an outcome, not a hang.
-            synchronized (this) {
-                stepLines.add("the stop failed: " + e);
-                for (StackTraceElement f : e.getStackTrace()) stepLines.add("    at " + f);
-            }
-            outcome = new StopEngine.Outcome(false, List.of(), List.of(), -1, java.util.Map.of());
+            failure = "the stop failed: " + e;
         }
         phase = Phase.DONE;
     }
@@ -115,6 +78,12 @@ final class TerminalStop {
     /** Esc: closes the panel unless the stop is running (a stop is never left half done). */
     boolean closable() {
         return phase != Phase.RUNNING;
+    }
+
+    /** Closing before Enter: nothing is done. */
+    void cancel() {
+        StopSession s = session;
+        if (s != null && phase != Phase.RUNNING) s.cancel();
     }
 
     Phase phase() {
@@ -125,36 +94,36 @@ final class TerminalStop {
         return label;
     }
 
-    StopEngine.Outcome outcome() {
-        return outcome;
-    }
-
     /** What the panel shows now, and the keys that apply. */
-    synchronized List<String> lines() {
+    List<String> lines() {
         List<String> out = new ArrayList<>();
         out.add("GUIDED STOP  " + label);
+        StopSession s = session;
         switch (phase) {
             case PLANNING -> out.add("Reading the targets and planning...");
             case REFUSED -> {
-                out.add("Nothing to stop: " + refusal + ".");
+                String why = !failure.isEmpty() ? failure : s.refusal().map(StopSession.Refusal::words).orElse("refused");
+                out.add("Nothing to stop: " + why + ".");
                 out.add("");
                 out.add("Esc: back to the table");
             }
             case READY -> {
-                out.addAll(planLines);
+                out.addAll(s.plan().describe());
+                if (!s.helperNote().isEmpty()) out.add(s.helperNote());
                 out.add("");
-                out.add("Enter: stop these " + plan.targets().size() + " processes    Esc: cancel (nothing is done)");
+                out.add("Enter: stop these " + s.plan().members().size() + " processes    Esc: cancel (nothing is done)");
             }
             case RUNNING, DONE -> {
-                out.addAll(planLines.isEmpty() ? List.of() : planLines.subList(0, 1));
+                out.add(s.plan().describe().get(0));
                 out.add("");
                 out.add("Steps:");
-                for (String s : stepLines) out.add("  " + s);
+                for (StopStep step : s.steps()) out.add("  " + step);
+                if (!failure.isEmpty()) out.add("  " + failure);
                 if (phase == Phase.RUNNING) {
                     out.add("  ... (running; Esc is ignored until the stop ends)");
                 } else {
                     out.add("");
-                    out.add(outcomeLine());
+                    s.outcome().ifPresentOrElse(o -> out.add(outcomeLine(o)), () -> out.add("NO OUTCOME: " + failure));
                     out.add("Esc or Enter: back to the table");
                 }
             }
@@ -162,23 +131,29 @@ final class TerminalStop {
         return out;
     }
 
-    private String outcomeLine() {
-        StopEngine.Outcome o = outcome;
-        if (o.zeroConfirmed()) {
-            return String.format("ZERO CONFIRMED: %d ms from Enter to zero (then %d s of rescans found nothing: the stable window).",
-                    o.millisToZero(), StopEngine.STABLE_WINDOW.toSeconds());
-        }
-        StringBuilder b = new StringBuilder("ZERO NOT REACHED. Survivors:");
+    private static String outcomeLine(StopEngine.Outcome o) {
+        StopOutcome order = o.order();
+        return switch (o.status()) {
+            case ZERO_CONFIRMED -> String.format("ZERO CONFIRMED: growth stopped %d ms after Enter, zero %d ms after Enter"
+                    + " (then %d s of rescans found nothing: the stable window).", order.millisToGrowthStopped(),
+                    order.millisToZero(), StopEngine.STABLE_WINDOW.toSeconds());
+            case SURVIVORS -> "ZERO NOT REACHED. Survivors:" + pids(o.survivors());
+            case UNCONFIRMED -> "ZERO NOT CONFIRMED: no target is alive, but these processes it may have started could not be"
+                    + " followed:" + pids(o.unfollowed());
+        };
+    }
+
+    private static String pids(List<ProcessSample> processes) {
+        StringBuilder b = new StringBuilder();
         int shown = 0;
-        for (ProcessSample p : o.survivors()) {
+        for (ProcessSample p : processes) {
             if (shown++ == 10) {
-                b.append(" ... and ").append(o.survivors().size() - 10).append(" more");
+                b.append(" ... and ").append(processes.size() - 10).append(" more");
                 break;
             }
             b.append(" ").append(p.pid());
         }
-        if (o.survivors().isEmpty()) b.append(" (none listed: see the steps)");
-        return b.toString();
+        return processes.isEmpty() ? " (none listed: see the steps)" : b.toString();
     }
 
     /**

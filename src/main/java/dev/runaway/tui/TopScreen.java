@@ -7,8 +7,10 @@ import dev.runaway.drill.RunningDrill;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.CgroupSandbox;
 import dev.runaway.stop.Actuator;
-import dev.runaway.stop.CommandRescan;
+import dev.runaway.stop.Disposable;
 import dev.runaway.stop.InstalledHelper;
+import dev.runaway.stop.Selector;
+import dev.runaway.stop.StopCore;
 import dev.runaway.sys.LibC;
 
 import java.io.IOException;
@@ -49,8 +51,9 @@ public final class TopScreen {
         java.util.concurrent.ExecutorService worker = TerminalStop.worker();
         try (Actuator actuator = new Actuator(PROC, root ? () -> null : InstalledHelper::start);
              Terminal terminal = Terminal.raw()) {
-            TopView view = new TopView(key -> new TerminalStop(key, () -> live.targets(key),
-                    new CommandRescan(PROC, key, pulse), actuator, root, worker).open(), ZoneId.systemDefault());
+            StopCore core = new StopCore(PROC, pulse, actuator, Disposable.forThisUser());
+            TopView view = new TopView(key -> new TerminalStop(key, () -> core.open(new Selector.Command(key)), worker).open(),
+                    ZoneId.systemDefault());
             long nextFrame = 0;
             while (true) {
                 long now = System.nanoTime();

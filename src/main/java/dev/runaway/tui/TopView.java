@@ -124,21 +124,29 @@ final class TopView {
         switch (k.kind()) {
             case ENTER -> {
                 if (stop.phase() == TerminalStop.Phase.READY) stop.confirm();
-                else if (stop.phase() == TerminalStop.Phase.DONE || stop.phase() == TerminalStop.Phase.REFUSED) stop = null;
+                else if (stop.phase() == TerminalStop.Phase.DONE || stop.phase() == TerminalStop.Phase.REFUSED) closeStop();
             }
             case ESCAPE -> {
-                if (stop.closable()) stop = null;
+                if (stop.closable()) closeStop();
             }
             case INTERRUPT -> {
-                if (stop.closable()) return Outcome.QUIT;
+                if (stop.closable()) {
+                    closeStop();
+                    return Outcome.QUIT;
+                }
             }
             case CHAR -> {
-                if ((k.is('q') || k.is('Q')) && stop.closable()) stop = null;
+                if ((k.is('q') || k.is('Q')) && stop.closable()) closeStop();
             }
             default -> {
             }
         }
         return Outcome.NONE;
+    }
+
+    private void closeStop() {
+        stop.cancel();
+        stop = null;
     }
 
     private void select(List<Group> rows, int index) {

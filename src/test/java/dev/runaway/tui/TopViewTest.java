@@ -5,8 +5,9 @@ import dev.runaway.analysis.GrowthFit;
 import dev.runaway.analysis.GrowthShape;
 import dev.runaway.analysis.ScanStatus;
 import dev.runaway.analysis.Snapshot;
-import dev.runaway.analysis.TargetSet;
 import dev.runaway.model.PulseSample;
+import dev.runaway.stop.Selector;
+import dev.runaway.stop.StopSession;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -29,7 +30,8 @@ class TopViewTest {
     private final TopView view = new TopView(key -> {
         opened.add(key);
         // Targets already gone: the panel says so without touching any process.
-        return new TerminalStop(key, () -> new TargetSet(key, List.of(), Optional.empty()), null, null, true, Runnable::run).open();
+        return new TerminalStop(key, () -> StopSession.refused(new Selector.Command(key), StopSession.Reason.NOTHING_MATCHES,
+                "nothing matches " + key + " any more"), Runnable::run).open();
     }, ZoneId.of("Europe/Berlin"));
 
     private static Group group(String command, int tasks, String cgroup, int stopped, int zombies, double cpu) {
