@@ -105,7 +105,7 @@ public final class Sampler implements AutoCloseable {
                 for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
             } catch (RuntimeException | OutOfMemoryError e) {
                 // At a task cap no thread can start: a scan that needed one is lost, the next is tried.
-                System.err.println("runaway: a scan failed: " + e);
+                if (running.get()) System.err.println("runaway: a scan failed: " + e); // not when closing
             }
             scanStartedNanos = 0;
             // The budget covers the listeners too: analysing a scan costs as much as taking it.
