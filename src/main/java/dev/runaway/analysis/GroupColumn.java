@@ -16,12 +16,14 @@ public enum GroupColumn {
     MEMORY("MEMORY", "resident memory of the group", 10, g -> Units.bytes(g.rssBytes())),
     CPU("CPU", "share of all cores over the last ~10 s", 6,
             g -> Double.isNaN(g.cpuShare()) ? "-" : String.format(Locale.ROOT, "%.0f%%", g.cpuShare() * 100)),
-    EXHAUSTS("RUNS OUT", "time until memory, pid_max, threads-max or the cgroup cap runs out", 16,
-            g -> g.secondsToExhaustion().isPresent()
+    EXHAUSTS("RUNS OUT", "time until memory, pid_max, threads-max or the cgroup cap runs out; AT CAP when it has", 16,
+            g -> g.atCap() ? "AT CAP " + g.cap().map(GroupCap::limit).orElse("")
+                    : g.secondsToExhaustion().isPresent()
                     ? String.format(Locale.ROOT, "%.0fs %s", g.secondsToExhaustion().getAsDouble(), g.exhaustedBy())
                     : "-"),
     CHAINS("CHAINS", "chains, and dN: the deepest has N levels", 11, g -> g.chains().size() + " d" + deepest(g)),
-    FLAGS("FLAGS", "R recursive, I all parented to init", 6, g -> (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "")),
+    FLAGS("FLAGS", "C at a cap (forks refused), R recursive, I all parented to init, S this console", 6,
+            g -> (g.atCap() ? "C" : "") + (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "") + (g.self() ? "S" : "")),
     STATES("T/Z", "members stopped (T) and zombies (Z)", 8, g -> g.stopped() + g.zombies() == 0 ? "-"
             : (g.stopped() > 0 ? g.stopped() + "T" : "") + (g.stopped() > 0 && g.zombies() > 0 ? " " : "")
             + (g.zombies() > 0 ? g.zombies() + "Z" : "")),

@@ -4,6 +4,7 @@ import dev.runaway.model.PulseSample;
 import dev.runaway.model.ScanSample;
 import dev.runaway.procfs.CgroupPids;
 import dev.runaway.procfs.ProcEvents;
+import dev.runaway.procfs.ProcessCaps;
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.procfs.ProcessTable;
 import dev.runaway.procfs.PulseReader;
@@ -37,7 +38,8 @@ public final class LiveAnalysis implements AutoCloseable {
         // The kernel's fork and exit events spare most scans a listing of /proc (root only).
         if (procRoot.equals(Path.of("/proc"))) ProcEvents.open().ifPresent(e -> table.following(this.events = e));
         this.sampler = new Sampler(pulse, table);
-        this.analyzer = new Analyzer(cgroupPids);
+        this.analyzer = new Analyzer(cgroupPids, procRoot.equals(Path.of("/proc")) ? ProcessCaps.live() : ProcessCaps.none(),
+                new dev.runaway.procfs.ProcPaths(procRoot));
     }
 
     public static LiveAnalysis live() {
@@ -95,6 +97,11 @@ public final class LiveAnalysis implements AutoCloseable {
     /** What a stop of this command group would take, from the newest scan. */
     public TargetSet targets(String command) {
         return analyzer.targets(command);
+    }
+
+    /** For every group of the newest scan, the processes a stop of it would take (pid and start time). */
+    public Analyzer.Targeted latestTargeted() {
+        return analyzer.latestTargeted();
     }
 
     private void onScan(ScanSample scan) {

@@ -59,6 +59,10 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--hidpi", description = "also write each PNG at twice the size (NAME@2x.png)")
     boolean hiDpi;
 
+    @Option(names = "--group", paramLabel = "KEY", description = "chart this command group (a key as scan shows it); "
+            + "repeat for several. Default: the groups the guided stop stopped, else the largest")
+    List<String> groups = new java.util.ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
@@ -66,7 +70,7 @@ public final class ExportCommand implements Callable<Integer> {
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException(file + ": no such recording");
         Incident incident = IncidentReader.read(file);
         if (incident.tornLineSkipped()) err.println("runaway export: the last line of " + file + " was torn (a recorder killed mid-write): skipped");
-        ExportOptions options = ExportOptions.to(out).formats(formats()).hiDpi(hiDpi);
+        ExportOptions options = ExportOptions.to(out).formats(formats()).hiDpi(hiDpi).groups(groups);
         if (from != null || to != null) {
             options = options.range(new TimeRange(from != null ? from : Double.NEGATIVE_INFINITY, to != null ? to : Double.POSITIVE_INFINITY));
         }

@@ -1,5 +1,6 @@
 package dev.runaway.ui;
 
+import dev.runaway.view.HeaderFigures;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.TimelineEvent;
 import io.fair_acc.chartfx.XYChart;

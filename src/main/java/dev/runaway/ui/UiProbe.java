@@ -1,5 +1,6 @@
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import javafx.application.Platform;
 import javafx.scene.control.TreeItem;
 
@@ -61,6 +62,7 @@ public final class UiProbe implements AutoCloseable {
         };
         Platform.setImplicitExit(false);
         try {
+            ConsoleApp.quietenClassPathWarning();
             Platform.startup(open);
         } catch (IllegalStateException alreadyRunning) {
             Platform.runLater(open);

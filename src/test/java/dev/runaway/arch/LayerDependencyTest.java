@@ -46,6 +46,7 @@ class LayerDependencyTest {
                 .layer("stop").definedBy(root + ".stop..")
                 .layer("export").definedBy(root + ".export..")
                 .layer("drill").definedBy(root + ".drill..")
+                .layer("view").definedBy(root + ".view..")
                 .layer("ui").definedBy(root + ".ui..")
                 .layer("tui").definedBy(root + ".tui..")
                 .layer("bench").definedBy(root + ".bench..")
@@ -56,9 +57,11 @@ class LayerDependencyTest {
                         "sandbox", "analysis", "timeline", "stop", "drill", "ui", "tui", "cli", "bench")
                 .whereLayer("sandbox").mayOnlyBeAccessedByLayers(
                         "analysis", "timeline", "stop", "drill", "ui", "tui", "cli", "bench")
-                .whereLayer("analysis").mayOnlyBeAccessedByLayers("timeline", "stop", "export", "ui", "tui", "cli", "bench")
-                .whereLayer("timeline").mayOnlyBeAccessedByLayers("stop", "export", "ui", "tui", "cli", "bench")
-                .whereLayer("stop").mayOnlyBeAccessedByLayers("export", "ui", "tui", "cli", "bench")
+                .whereLayer("analysis").mayOnlyBeAccessedByLayers("timeline", "stop", "export", "view", "ui", "tui", "cli", "bench")
+                .whereLayer("timeline").mayOnlyBeAccessedByLayers("stop", "export", "view", "ui", "tui", "cli", "bench")
+                .whereLayer("stop").mayOnlyBeAccessedByLayers("export", "view", "ui", "tui", "cli", "bench")
+                // view: the console's view models (rows, their order, severity, header figures), no JavaFX
+                .whereLayer("view").mayOnlyBeAccessedByLayers("ui", "tui", "cli", "bench")
                 // export: charts, CSV, JSON and reports of a timeline, headless (no JavaFX)
                 .whereLayer("export").mayOnlyBeAccessedByLayers("ui", "cli")
                 .whereLayer("drill").mayOnlyBeAccessedByLayers("ui", "tui", "cli", "bench")

@@ -37,7 +37,7 @@ class TopViewTest {
     private static Group group(String command, int tasks, String cgroup, int stopped, int zombies, double cpu) {
         return new Group(command, tasks, List.of(), false, false, List.of(), 1, tasks * 4096L,
                 new GrowthFit(GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "", List.of(), cgroup, -1, -1,
-                stopped, zombies, cpu);
+                false, Optional.empty(), 0, false, stopped, zombies, cpu);
     }
 
     private static Snapshot snapshot(Group... groups) {
