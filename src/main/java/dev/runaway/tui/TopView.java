@@ -23,7 +23,8 @@ import java.util.function.Function;
 final class TopView {
     /** The columns and flags explained, one item each; lines break between items. */
     static final List<String> LEGEND = List.of("TASKS now", "GROWTH over 10 s", "RATE tasks/s", "CPU: share of all cores",
-            "RUNS OUT: time to a limit", "CHAINS: n dN = n chains, the deepest N levels", "FLAGS: R recursive, I parented to init",
+            "RUNS OUT: time to a limit", "CHAINS: n dN = n chains, the deepest N levels",
+            "FLAGS: C at a cap, R recursive, I parented to init, S this console",
             "T/Z: stopped, zombies");
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final String BOLD = "\033[1m";
