@@ -44,6 +44,7 @@ public final class Analyzer {
     private final Map<String, GrowthSeries> groupHistory = new HashMap<>();
     private final Map<String, GrowthSeries> cgroupHistory = new HashMap<>();
     private final GrowthSeries totalHistory = new GrowthSeries(WINDOW_SECONDS);
+    private final CpuShare cpuShare = new CpuShare(Runtime.getRuntime().availableProcessors());
     private final CgroupPids cgroupPids;
     private final CapWatch capWatch;
     private final GroupOrder.Worst worst = new GroupOrder.Worst();
@@ -120,6 +121,7 @@ public final class Analyzer {
             }
         }
         groupHistory.entrySet().removeIf(h -> !keyIds.containsKey(h.getKey()) && h.getValue().staleAt(now));
+        cpuShare.retain(keyIds.keySet());
         repetition.keySet().retainAll(keyIds.keySet());
         groups = capWatch.endScan(groups, pulse, now);
         List<CgroupLoad> cgroups = cgroupLoads(processes, keyOf, self, now);
@@ -145,8 +147,14 @@ public final class Analyzer {
         BitSet chainIndices = new BitSet();
         Set<String> cgroups = new HashSet<>();
         boolean self = false;
+        int stopped = 0;
+        int zombies = 0;
+        long ticks = 0;
         for (int m : members) {
             ProcessSample p = forest.living.get(m);
+            if (p.state() == 'T' || p.state() == 't') stopped++;
+            else if (p.state() == 'Z') zombies++;
+            ticks += p.cpuTicks();
             tasks += Math.max(1, p.numThreads());
             rss += p.rssBytes();
             pids[count++] = p.pid();
@@ -176,7 +184,7 @@ public final class Analyzer {
         return new Group(key, tasks, List.copyOf(chains), orphans, recursive,
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
                 PidList.copyOf(pids, count), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L),
-                pressing.atCap(), pressing.cap(), pressing.refused(), self);
+                pressing.atCap(), pressing.cap(), pressing.refused(), self, stopped, zombies, cpuShare.add(key, now, ticks));
     }
 
     /** The cgroup lens: every cgroup with processes, its tasks, growth, cap and headroom, most severe first. */

@@ -25,12 +25,26 @@ import java.util.OptionalDouble;
  *                            (pids.events), OOM kills under a memory cap; -1 where the kernel keeps no
  *                            count (pid_max, threads-max, RLIMIT_NPROC)
  * @param self                the console's own processes (its JVM, watchdogs, helper)
+ * @param stopped             members stopped (state T or t): by a signal, a debugger or a stop's sweep
+ * @param zombies             members that exited and wait for their parent to reap them (state Z)
+ * @param cpuShare            the group's share of all cores over the last ~10 s (0 to 1); NaN until known
  */
 public record Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
                     List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
                     OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids,
                     String cgroup, long cgroupRoom, long cgroupMax,
-                    boolean atCap, Optional<GroupCap> cap, long forksRefused, boolean self) implements RankedGroup {
+                    boolean atCap, Optional<GroupCap> cap, long forksRefused, boolean self,
+                    int stopped, int zombies, double cpuShare) implements RankedGroup {
+
+    /** A group whose process states and CPU time are not known (a test's, a recording's). */
+    public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
+                 List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
+                 OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids, String cgroup, long cgroupRoom,
+                 long cgroupMax, boolean atCap, Optional<GroupCap> cap, long forksRefused, boolean self) {
+        this(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth, bytesPerSecond,
+                secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, atCap, cap, forksRefused, self,
+                0, 0, Double.NaN);
+    }
 
     /** A group that is not at a cap and not the console's own. */
     public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
@@ -53,7 +67,7 @@ public record Group(String command, int tasks, List<Chain> chains, boolean paren
     public Group withCap(boolean atCap, Optional<GroupCap> cap, long forksRefused) {
         return new Group(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth,
                 bytesPerSecond, secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, atCap, cap,
-                forksRefused, self);
+                forksRefused, self, stopped, zombies, cpuShare);
     }
 
     @Override

@@ -29,9 +29,12 @@ public final class LiveAnalysis implements AutoCloseable {
     private final List<Consumer<Snapshot>> listeners = new CopyOnWriteArrayList<>();
     private volatile PulseSample latestPulse;
     private volatile Snapshot latest;
+    private volatile long latestAtNanos;
+    private final ProcReader loadReader;
 
     public LiveAnalysis(Path procRoot, PulseReader pulse, CgroupPids cgroupPids) {
         this.pulseReader = pulse;
+        this.loadReader = new ProcReader(procRoot);
         ProcessTable table = new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize());
         // The kernel's fork and exit events spare most scans a listing of /proc (root only).
         if (procRoot.equals(Path.of("/proc"))) ProcEvents.open().ifPresent(e -> table.following(this.events = e));
@@ -71,6 +74,29 @@ public final class LiveAnalysis implements AutoCloseable {
         return latest;
     }
 
+    /** How fresh the newest snapshot is, and what holds the scans up when it is late. */
+    public ScanStatus scanStatus() {
+        Snapshot s = latest;
+        double since = s == null ? Double.NaN : (System.nanoTime() - latestAtNanos) / 1e9;
+        double load1 = 0;
+        int runnable = 0;
+        String loadavg;
+        synchronized (loadReader) {
+            loadavg = loadReader.text("loadavg").orElse("");
+        }
+        String[] f = loadavg.trim().split("\\s+"); // "0.67 0.85 0.59 3/830 21241"
+        try {
+            if (f.length >= 4) {
+                load1 = Double.parseDouble(f[0]);
+                runnable = Integer.parseInt(f[3].substring(0, f[3].indexOf('/')));
+            }
+        } catch (RuntimeException unreadable) {
+            // no load figures: the status says less
+        }
+        return new ScanStatus(since, sampler.scanRunningNanos() / 1e9, s == null ? Double.NaN : s.scanNanos() / 1e9,
+                s == null ? 0 : s.processes(), load1, runnable, Runtime.getRuntime().availableProcessors());
+    }
+
     public PulseSample latestPulse() {
         return latestPulse;
     }
@@ -88,6 +114,7 @@ public final class LiveAnalysis implements AutoCloseable {
     private void onScan(ScanSample scan) {
         Snapshot snapshot = analyzer.analyze(scan, latestPulse);
         latest = snapshot;
+        latestAtNanos = System.nanoTime();
         for (Consumer<Snapshot> l : listeners) l.accept(snapshot);
     }
 

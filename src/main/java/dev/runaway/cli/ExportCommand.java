@@ -23,9 +23,9 @@ import java.util.concurrent.Callable;
 
 /** {@code runaway export}: a recording's charts, series, JSON and report, headless. */
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = {"Exports a recorded incident: charts (PNG, SVG), every series as CSV, the JSON",
-                "incident, and a one-page report (HTML with the charts inlined, Markdown beside the",
-                "PNGs). All formats when none is named. Needs no display: charts are drawn with Java2D."})
+        description = {"Exports a recorded incident: charts (PNG, SVG), every series as CSV, the JSON incident, and a"
+                + " one-page report (HTML with the charts inlined, Markdown beside the PNGs).",
+                "All formats when none is named. Needs no display: charts are drawn with Java2D."})
 public final class ExportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

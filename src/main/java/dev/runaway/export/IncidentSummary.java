@@ -151,9 +151,9 @@ public record IncidentSummary(String source, Instant started, double fromSeconds
         return List.copyOf(out);
     }
 
-    /** The stop's last word on zero: "confirm zero", nothing matched over the stable window. */
+    /** The stop's last word on zero: a "confirm zero" step counting no process (see StepEvents). */
     static boolean zeroConfirmed(Finding step) {
-        return step.title().equals("confirm zero") && step.count() == 0 && step.detail().contains("nothing matched");
+        return step.title().equals(dev.runaway.stop.StepEvents.CONFIRM_ZERO) && step.count() == 0;
     }
 
     private static Optional<Peak> peak(List<PulsePoint> pulses, ToLongFunction<PulsePoint> value) {

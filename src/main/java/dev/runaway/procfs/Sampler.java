@@ -33,6 +33,7 @@ public final class Sampler implements AutoCloseable {
     private volatile boolean incident;
     private volatile PulseSample lastPulse;
     private volatile long calmScanPeriodNanos = MIN_SCAN_PERIOD.toNanos();
+    private volatile long scanStartedNanos; // 0 between scans
     private Thread pulseThread;
     private Thread scanThread;
 
@@ -47,6 +48,12 @@ public final class Sampler implements AutoCloseable {
 
     public void onScan(Consumer<ScanSample> listener) {
         scanListeners.add(listener);
+    }
+
+    /** How long the scan in progress (with its listeners) has run; 0 between scans. */
+    public long scanRunningNanos() {
+        long started = scanStartedNanos;
+        return started == 0 ? 0 : System.nanoTime() - started;
     }
 
     public boolean incident() {
@@ -76,7 +83,15 @@ public final class Sampler implements AutoCloseable {
         return t;
     }
 
+    /** How the sampling threads are scheduled ("SCHED_RR 1", "nice -20", or "" for the ordinary policy). */
+    public String priority() {
+        return priority;
+    }
+
+    private volatile String priority = "";
+
     private void pulseLoop() {
+        dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // the pulse keeps its 10 Hz whatever runs beside it
         long next = System.nanoTime();
         while (running.get()) {
             PulseSample sample = pulse.read();
@@ -90,12 +105,20 @@ public final class Sampler implements AutoCloseable {
     }
 
     private void scanLoop() {
+        priority = dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // scans keep answering under a runaway's load
         int scans = 0;
         while (running.get()) {
             boolean complete = scans++ % ProcessTable.ROUND_ROBIN_SHARE == 0;
             long started = System.nanoTime();
-            ScanSample sample = table.scan(complete);
-            for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
+            scanStartedNanos = started;
+            try {
+                ScanSample sample = table.scan(complete);
+                for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // At a task cap no thread can start: a scan that needed one is lost, the next is tried.
+                if (running.get()) System.err.println("runaway: a scan failed: " + e); // not when closing
+            }
+            scanStartedNanos = 0;
             // The budget covers the listeners too: analysing a scan costs as much as taking it.
             long work = System.nanoTime() - started;
             long rest = restAfter(work, incident, calmScanPeriodNanos);

@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * privilege) and goes to the helper only when the kernel says EPERM. The helper is started on
  * first need through {@code helperStarter}, or not at all when there is none.
  */
-public final class Actuator implements AutoCloseable {
+public final class Actuator implements Actions, AutoCloseable {
     private final Path procRoot;
     private final Path unified;
     private final Supplier<HelperClient> helperStarter;
@@ -47,6 +47,7 @@ public final class Actuator implements AutoCloseable {
         return helperRequests;
     }
 
+    @Override
     public Pidfd.Result signal(ProcessIdentity id, int signal) throws StopException {
         Pidfd.Result direct = Pidfd.signal(procRoot, id, signal);
         if (direct != Pidfd.Result.DENIED) return direct;
@@ -56,15 +57,18 @@ public final class Actuator implements AutoCloseable {
         throw new StopException("the helper refused to signal " + id + ": " + r.text());
     }
 
+    @Override
     public void freeze(String cgroup, boolean frozen) throws StopException {
         writeOrHelper(cgroup, "cgroup.freeze", frozen ? "1" : "0", (frozen ? "FREEZE " : "THAW ") + cgroup);
     }
 
+    @Override
     public void killCgroup(String cgroup) throws StopException {
         writeOrHelper(cgroup, "cgroup.kill", "1", "KILLCG " + cgroup);
     }
 
     /** Members of a cgroup and its children; cgroupfs lets anyone read them. */
+    @Override
     public Set<Integer> members(String cgroup) {
         Set<Integer> pids = new HashSet<>();
         collect(dir(cgroup), pids);
@@ -82,6 +86,7 @@ public final class Actuator implements AutoCloseable {
         }
     }
 
+    @Override
     public boolean isFrozen(String cgroup) {
         try {
             for (String line : Files.readAllLines(dir(cgroup).resolve("cgroup.events"))) {
@@ -94,6 +99,7 @@ public final class Actuator implements AutoCloseable {
     }
 
     /** Creates and freezes runaway-quarantine.NAME at the top of the v2 tree; returns its path. */
+    @Override
     public String quarantine(String name) throws StopException {
         String cgroup = "/runaway-quarantine." + name;
         try {
@@ -110,6 +116,7 @@ public final class Actuator implements AutoCloseable {
     }
 
     /** Moves one process, checked by start time, into a quarantine cgroup; false when it is gone. */
+    @Override
     public boolean move(String quarantine, ProcessIdentity id) throws StopException {
         boolean same = dev.runaway.procfs.ProcStat.read(procRoot, id.pid())
                 .map(s -> s.startTicks() == id.startTicks()).orElse(false);
@@ -128,6 +135,7 @@ public final class Actuator implements AutoCloseable {
     }
 
     /** Thaws and removes an empty quarantine cgroup. */
+    @Override
     public void release(String quarantine) throws StopException {
         try {
             Files.writeString(dir(quarantine).resolve("cgroup.freeze"), "0");
@@ -147,6 +155,7 @@ public final class Actuator implements AutoCloseable {
     }
 
     /** Takes the execute bits off; returns the old mode. */
+    @Override
     public int revoke(String file) throws StopException {
         int old;
         try {
@@ -165,6 +174,7 @@ public final class Actuator implements AutoCloseable {
         return Integer.parseInt(r.text().trim(), 8);
     }
 
+    @Override
     public void restore(String file, int mode) throws StopException {
         try {
             LibC.INSTANCE.chmod(file, mode);

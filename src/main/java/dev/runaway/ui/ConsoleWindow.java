@@ -242,6 +242,7 @@ public final class ConsoleWindow {
         filter.setPromptText("filter: command or pid (Ctrl+F)");
         filter.textProperty().addListener((o, was, is) -> {
             tree.filter(is);
+            table.view.setPlaceholder(new Label(is.isBlank() ? "Waiting for the first scan..." : "No row matches \"" + is.strip() + "\""));
             table.view.sort();
             restoreSelection();
         });
@@ -414,6 +415,7 @@ public final class ConsoleWindow {
         StringBuilder b = new StringBuilder();
         if (session.isLive()) {
             b.append(health.text());
+            session.live().map(l -> l.scanStatus()).filter(s -> s.late()).ifPresent(s -> b.append(" · SCAN LATE: ").append(s.describe()));
             b.append(session.helperStatus().map(h -> " · " + h).orElse(""));
         } else {
             b.append("replay of ").append(session.timeline().source()).append(" · ")

@@ -61,6 +61,7 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
                 case FLAGS -> (g.atCap() ? "C" : "") + (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "")
                         + (g.self() ? "S" : "");
                 case COMMAND -> g.command();
+                case CPU, STATES -> "-"; // not recorded
             });
         }
         return new ConsoleRow(Kind.GROUP, "g:" + g.command(), g.command(), List.copyOf(cells), g.command(), null, -1,

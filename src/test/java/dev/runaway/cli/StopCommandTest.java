@@ -67,7 +67,7 @@ class StopCommandTest {
         assertThat(init.status()).isEqualTo(4);
         assertThat(init.err()).contains("refused: pid 1 is init");
         Run self = run("", "stop", "--pid", Long.toString(ProcessHandle.current().pid()), "--yes");
-        assertThat(self.status()).isEqualTo(4);
+        assertThat(self.status()).as(self.out() + self.err()).isEqualTo(4);
         assertThat(self.err()).contains("is this console");
         Run root = run("", "stop", "--cgroup", "/", "--yes");
         assertThat(root.status()).isEqualTo(4);

@@ -101,6 +101,26 @@ class DrillsTest {
     }
 
     @Test
+    void pressingKeepsForkingAtItsCapAndEveryProcessIsAnExecOfTheDisposableTool() throws Exception {
+        try (Drill drill = Drills.start(Scenario.PRESSING, 60, LIFETIME, false)) {
+            growToCap(drill, 60);
+            SandboxMonitor monitor = new SandboxMonitor(drill.sandbox());
+            long refused = monitor.sample().failedForks();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (monitor.sample().failedForks() < refused + 60 && System.nanoTime() < deadline) Thread.sleep(50);
+            assertThat(monitor.sample().failedForks()).as("still pressing: refused forks keep coming")
+                    .isGreaterThanOrEqualTo(refused + 60);
+            assertThat(monitor.sample().tasks()).isLessThanOrEqualTo(60);
+            Path tool = drill.folder().resolve("cache/tool");
+            List<ProcStat> members = members(drill);
+            assertThat(members).allSatisfy(m -> assertThat(cmdline(m.pid())).isIn("", tool + " pressing 50 "));
+            assertThat(members.stream().filter(m -> cmdline(m.pid()).equals(tool + " pressing 50 ")).count())
+                    .as("each level re-executes the tool").isGreaterThanOrEqualTo(50);
+            assertTornDownToZero(drill);
+        }
+    }
+
+    @Test
     void aDetachedDrillIsListedAndStoppedById() throws Exception {
         Drill drill = Drills.start(Scenario.FANOUT, 10, LIFETIME, true);
         try {

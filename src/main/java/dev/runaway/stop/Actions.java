@@ -1,0 +1,36 @@
+package dev.runaway.stop;
+
+import dev.runaway.model.ProcessIdentity;
+
+import java.util.Set;
+
+/**
+ * What the engine can do to processes and cgroups: the {@link Actuator} on a real machine (as
+ * the user first, the helper on EPERM), a fake in the engine's unit tests. Every action that
+ * cannot be done throws {@link StopException} with the reason.
+ */
+public interface Actions {
+    Pidfd.Result signal(ProcessIdentity id, int signal) throws StopException;
+
+    void freeze(String cgroup, boolean frozen) throws StopException;
+
+    boolean isFrozen(String cgroup);
+
+    void killCgroup(String cgroup) throws StopException;
+
+    /** Members of a cgroup and its children, from the kernel. */
+    Set<Integer> members(String cgroup);
+
+    /** Makes a frozen quarantine cgroup; returns its path. */
+    String quarantine(String name) throws StopException;
+
+    /** Moves one process (checked by start time) into the quarantine; false when it is gone. */
+    boolean move(String quarantine, ProcessIdentity id) throws StopException;
+
+    void release(String quarantine) throws StopException;
+
+    /** Takes the execute bits off; returns the old mode. */
+    int revoke(String file) throws StopException;
+
+    void restore(String file, int mode) throws StopException;
+}
