@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.bench;
 
 import dev.runaway.drill.Drill;
@@ -90,7 +91,7 @@ public final class StopBench {
     private StopEngine.Outcome guided(Drill drill) throws Exception {
         String command = switch (drill.info().scenario()) {
             case RECURSIVE -> drill.folder().resolve("deploy.sh").toString();
-            case ORPHANS -> drill.folder().resolve("cache/tool").toString();
+            case ORPHANS, PRESSING -> drill.folder().resolve("cache/tool").toString();
             case LINEAR, FANOUT -> NativeBinaries.find(NativeBinaries.DRILL_WORKER).toString();
         };
         CommandRescan rescan = new CommandRescan(PROC, command, pulse);

@@ -58,7 +58,8 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         this.pulse = pulse;
         this.reader = new ProcReader(proc);
         this.table = new ProcessTable(new ProcReader(proc), LibC.INSTANCE.getpagesize());
-        this.analyzer = new Analyzer(CgroupPids.live());
+        // The keys scan showed: the same /proc links resolve relative scripts and /dev/fd scripts.
+        this.analyzer = new Analyzer(CgroupPids.live(), dev.runaway.procfs.ProcessCaps.none(), new dev.runaway.procfs.ProcPaths(proc));
         this.unified = CgroupLayout.detect().unified().orElse(null);
         // Forks are followed where the kernel tells them (root): a daemonizing runaway's middle
         // processes exit before any scan sees them, so a scan's tree alone loses their children.

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.sandbox.StopStep;

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import dev.runaway.model.ProcessSample;
 import dev.runaway.stop.StopEngine;
 import dev.runaway.stop.StopSession;
@@ -76,6 +78,8 @@ final class StopPanel {
         steps.getItems().clear();
         state.setText("");
         confirm.setText("Stop");
+        confirm.setVisible(true);
+        confirm.setManaged(true);
         confirm.setDefaultButton(false);
         confirm.setDisable(true);
         close.setText("Cancel");
@@ -142,13 +146,17 @@ final class StopPanel {
         state.getStyleClass().add(zero ? "stop-zero" : "stop-survivors");
         close.setText("Close");
         close.setDisable(false);
+        confirm.setVisible(false); // done: no Stop button left to press, live or dead
+        confirm.setManaged(false);
     }
 
     static String summary(StopEngine.Outcome o) {
         StringBuilder b = new StringBuilder();
         if (o.zeroConfirmed()) {
-            b.append(String.format(Locale.ROOT, "Zero confirmed: growth stopped %d ms after confirmation, zero after %d ms.",
-                    o.millisToGrowthStopped(), o.millisToZero()));
+            // The confirm-zero step's own time is longer: it watches that zero holds for the stable window.
+            b.append(String.format(Locale.ROOT, "Zero confirmed: growth stopped %,d ms and zero %,d ms after you confirmed"
+                    + " (the confirm-zero step then watched it hold for the %d s stable window).", o.millisToGrowthStopped(),
+                    o.millisToZero(), StopEngine.STABLE_WINDOW.toSeconds()));
         } else if (o.status() == dev.runaway.sandbox.StopOutcome.Status.UNCONFIRMED) {
             b.append("Zero NOT confirmed: no target is alive, but ").append(o.unfollowed().size())
                     .append(" processes it may have started could not be followed (");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 import dev.runaway.analysis.Chain;
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * to nobody) still stops root's runaway to zero, through the helper it already has.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class HelperAheadOfNeedTest {
 
     private static Snapshot snapshot(double forksPerSecond, Group... groups) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 import dev.runaway.sandbox.Sandbox;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * one): 15 s of libFuzzer with ASan and UBSan from the seed corpus, in a sandbox of its own.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class HelperFuzzTest {
 
     @Test

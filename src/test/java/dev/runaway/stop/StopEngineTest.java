@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 import dev.runaway.drill.Drill;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * confirmed, nothing outside the targets touched, and what was changed put back.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class StopEngineTest {
     private static final Path PROC = Path.of("/proc");
     private static final Duration LIFETIME = Duration.ofMinutes(3);

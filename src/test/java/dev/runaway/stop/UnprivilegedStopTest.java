@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 import dev.runaway.model.ProcessIdentity;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * command says so and lists them, and nothing of root's is touched.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class UnprivilegedStopTest {
 
     @Test
