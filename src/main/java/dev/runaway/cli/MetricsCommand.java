@@ -19,9 +19,9 @@ import java.util.concurrent.CountDownLatch;
 
 /** {@code runaway metrics}: the live analysis for Prometheus, over HTTP or as a node exporter textfile. */
 @Command(name = "metrics", mixinStandardHelpOptions = true,
-        description = {"Serves the live analysis as Prometheus metrics (OpenMetrics or Prometheus text, as the scraper asks)",
-                "on http://ADDR:PORT/metrics, and/or writes them to DIR/runaway.prom every --interval for node exporter's",
-                "textfile collector. The --top most severe groups get series of their own (labels: command, cgroup); the",
+        description = {"Serves the live analysis as Prometheus metrics over HTTP, or as a node exporter textfile.",
+                "OpenMetrics or Prometheus text, as the scraper asks, on http://ADDR:PORT/metrics, and/or written to",
+                "DIR/runaway.prom every --interval for node exporter's textfile collector. The --top most severe groups get series of their own (labels: command, cgroup); the",
                 "rest are summed into command=\"other\". Runs until stopped (SIGTERM, Ctrl-C). Metrics: docs/metrics.md."})
 public final class MetricsCommand implements Callable<Integer> {
     @Spec
