@@ -2,7 +2,9 @@
 package dev.runaway.stop;
 
 import dev.runaway.model.ProcessSample;
+import dev.runaway.procfs.StartClock;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -64,8 +66,13 @@ public record StopPlan(Targets targets, Map<Lever, LeverCheck> checks, List<Leve
         return others > 0 || checks.get(chosen()).feasible() == LeverCheck.Feasible.VIA_HELPER;
     }
 
-    /** The plan as lines for a terminal or a panel. */
+    /** The plan as lines for a terminal or a panel, starts in this machine's local time. */
     public List<String> describe() {
+        return describe(StartClock.system(), Instant.now());
+    }
+
+    /** The plan as lines, each target's start written by CLOCK (its pid + start ticks stay in the JSON). */
+    public List<String> describe(StartClock clock, Instant now) {
         List<String> lines = new ArrayList<>();
         List<ProcessSample> t = targets.members();
         lines.add("Stop plan for " + command() + ": " + t.size() + " processes");
@@ -75,7 +82,7 @@ public record StopPlan(Targets targets, Map<Lever, LeverCheck> checks, List<Leve
                 lines.add("  ... and " + (t.size() - 10) + " more");
                 break;
             }
-            lines.add("  pid " + p.pid() + " (started at tick " + p.identity().startTicks() + ") " + (p.exe().isEmpty() ? p.comm() : p.exe()));
+            lines.add("  pid " + p.pid() + " (" + clock.words(p.identity().startTicks(), now) + ") " + (p.exe().isEmpty() ? p.comm() : p.exe()));
         }
         lines.add("Followed: " + targets.following().words());
         for (Exclusions.Excluded e : targets.excluded()) {

@@ -251,4 +251,16 @@ class StopEngineDecisionsTest {
         StopPlan root = new Planner(none, new Privilege(true, 0, Privilege.Helper.NONE)).plan(targets);
         assertThat(root.order()).containsExactly(Lever.FREEZE_CGROUP, Lever.QUARANTINE, Lever.SIGSTOP_SWEEP);
     }
+
+    @Test
+    void thePlanWritesEachTargetsStartAsAClockTimeNotTicks(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
+        FakeMachine m = machine(2);
+        java.nio.file.Path stat = dir.resolve("stat");
+        java.nio.file.Files.writeString(stat, "btime 1764496800\n"); // 2025-11-30 10:00:00 UTC
+        dev.runaway.procfs.StartClock utc = dev.runaway.procfs.StartClock.of(stat, java.time.ZoneOffset.UTC);
+        List<String> lines = planOf(m, Lever.SIGSTOP_SWEEP).describe(utc, java.time.Instant.parse("2025-11-30T12:00:00Z"));
+        // pid 100 started 1100 ticks (11 s) after boot
+        assertThat(lines).contains("  pid 100 (started 10:00:11) " + TOOL);
+        assertThat(String.join("\n", lines)).doesNotContain("tick");
+    }
 }
