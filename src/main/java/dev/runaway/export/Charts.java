@@ -93,7 +93,7 @@ public final class Charts {
         double groupPeak = 0;
         boolean first = true;
         for (GroupHistory g : groups) {
-            lines.add(groupLine(g.command(), ellipsis(Words.shortName(g.command()), 40) + " (" + g.growthWords() + ")", colour(g.command()),
+            lines.add(groupLine(g.command(), ellipsis(Words.shortName(g.command()), 40) + " (" + g.stateWords() + ")", colour(g.command()),
                     first, p -> p.tasks()));
             groupPeak = Math.max(groupPeak, g.peakTasks());
             first = false;
@@ -122,7 +122,7 @@ public final class Charts {
             else top = Math.max(top, machineTop);
         }
         List<Chart.Mark> marks = marks(axis, groups.stream().map(GroupHistory::command).collect(java.util.stream.Collectors.toSet()));
-        String story = summary.worstGroup().map(g -> Words.shortName(g.command()) + ": " + g.growthWords() + ", peak "
+        String story = summary.worstGroup().map(g -> Words.shortName(g.command()) + ": " + g.stateWords() + ", peak "
                 + Words.count(g.peakTasks()) + " tasks at " + clock(g.peakTasksSeconds())).orElse("");
         String machine = summary.peakTasks().map(p -> "machine peak " + Words.count(p.value()) + " tasks at " + clock(p.seconds())).orElse("");
         return new Chart("tasks", "Tasks over time", join(story, machine, source()), axis,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
+import dev.runaway.analysis.GroupCap;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.GroupScan;
 
@@ -10,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One command group over a whole timeline: its peaks, and how it grew while it grew. The shape
@@ -18,10 +20,13 @@ import java.util.Map;
  * its cap ("steady") and was stopped is told as linear at its growing rate.
  *
  * @param capTasks the group's cgroup pids.max at the last scan that knew it (older recordings: tasks + room), -1 unknown
+ * @param atCap    a scan recorded it at a cap (its forks refused at a limit)
+ * @param cap      the limit it pressed on at the last such scan, when recorded
  */
 public record GroupHistory(String command, int peakTasks, double peakTasksSeconds, long peakRssBytes,
                            double peakRssSeconds, String growth, double tasksPerSecond, double bytesPerSecond, int chains,
-                           int deepestChain, boolean parentedToInit, boolean recursive, List<String> cycle, long capTasks) {
+                           int deepestChain, boolean parentedToInit, boolean recursive, List<String> cycle, long capTasks,
+                           boolean atCap, Optional<GroupCap> cap) {
 
     /** Every group seen, the highest peak of tasks first. */
     public static List<GroupHistory> of(List<GroupScan> scans) {
@@ -44,7 +49,8 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
         double peakTasksAt = 0, peakRssAt = 0;
         long peakRss = -1, cap = -1;
         int chains = 0, deepest = 0;
-        boolean init = false, recursive = false;
+        boolean init = false, recursive = false, atCap = false;
+        Optional<GroupCap> pressed = Optional.empty();
         List<String> cycle = List.of();
         Map<String, Integer> shapes = new HashMap<>();
         List<Double> rates = new ArrayList<>(), bytesRates = new ArrayList<>();
@@ -61,6 +67,10 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
             }
             if (g.cgroupMax() >= 0) cap = g.cgroupMax();
             else if (g.cgroupRoom() >= 0) cap = g.tasks() + g.cgroupRoom(); // recordings before the cap was written
+            if (g.atCap()) {
+                atCap = true;
+                if (g.cap().isPresent()) pressed = g.cap();
+            }
             chains = Math.max(chains, g.chains());
             deepest = Math.max(deepest, g.deepestChain());
             init |= g.parentedToInit();
@@ -83,7 +93,7 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
             bytesRate = median(bytesRates);
         }
         return new GroupHistory(command, peakTasks, peakTasksAt, peakRss, peakRssAt, growth, rate, bytesRate, chains,
-                deepest, init, recursive, cycle, cap);
+                deepest, init, recursive, cycle, cap, atCap, pressed);
     }
 
     static double median(List<Double> values) {
@@ -96,5 +106,18 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
     public String growthWords() {
         if (growth.equals("linear") || growth.equals("exponential")) return growth + ", " + Words.rate(tasksPerSecond, "tasks");
         return growth;
+    }
+
+    /**
+     * Growth words, and the cap when a scan recorded the group at one: "at cap, pids.max 600", or
+     * "linear, +32.0 tasks/s, then at cap, pids.max 600". A group pressing on its cap reads flat,
+     * but it is the most severe state, never "steady".
+     */
+    public String stateWords() {
+        if (!atCap) return growthWords();
+        String limit = cap.map(GroupCap::text).orElse(capTasks >= 0 ? "pids.max " + Words.count(capTasks) : "");
+        String atCapWords = "at cap" + (limit.isEmpty() ? "" : ", " + limit);
+        if (growth.equals("linear") || growth.equals("exponential")) return growthWords() + ", then " + atCapWords;
+        return atCapWords;
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
+import dev.runaway.analysis.GroupCap;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.GroupScan;
@@ -11,6 +12,7 @@ import dev.runaway.timeline.TimelineEvent;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Timelines shaped like the source incidents, built point by point: the deploy loop growing in a
@@ -115,8 +117,10 @@ final class IncidentFixtures {
                     true, false, List.of(), -1);
             List<GroupPoint> groups = new ArrayList<>(List.of(sleepers));
             if (s >= 2 && s < 9.05) {
+                // recorded as the analyzer sees it: flat at its cap, every fork refused
                 groups.add(0, new GroupPoint(DEPLOY, 200, 40 * GIB, "steady", 0, 0, Double.NaN, "", 1, 200, false, false,
-                        List.of(), 0, 200));
+                        List.of(), 0, 200, true, Optional.of(new GroupCap(GroupCap.PIDS_MAX, 200)), 12,
+                        "/runaway-sandbox.drill", false));
             }
             t.add(new GroupScan(s, t.timeAt(s), Math.round(s * 1e9), BASELINE_TASKS + 10_200, List.copyOf(groups)));
         }

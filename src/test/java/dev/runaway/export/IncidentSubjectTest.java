@@ -31,6 +31,24 @@ class IncidentSubjectTest {
     }
 
     @Test
+    void aGroupRecordedAtItsCapIsAtCapNotSteadyInTheLegendAndSubtitle() {
+        IncidentSummary s = IncidentSummary.of(busy);
+        assertThat(s.worstGroup().orElseThrow().stateWords()).isEqualTo("at cap, pids.max 200");
+        Chart tasks = chart(Charts.of(busy, s, Optional.empty(), UTC, java.util.OptionalLong.empty()), "tasks");
+        assertThat(tasks.lines()).extracting(Chart.Line::label).contains("deploy.sh (at cap, pids.max 200)")
+                .noneMatch(l -> l.contains("steady"));
+        assertThat(tasks.subtitle()).startsWith("deploy.sh: at cap, pids.max 200, peak 200 tasks").doesNotContain("steady");
+
+        // one that grew and then reached its cap: both told
+        GroupHistory grew = new GroupHistory("/bin/tool", 600, 10, 0, 10, "linear", 32, 0, 1, 1, false, false, List.of(),
+                600, true, Optional.empty());
+        assertThat(grew.stateWords()).isEqualTo("linear, +32.0 tasks/s, then at cap, pids.max 600");
+        GroupHistory calm = new GroupHistory("/bin/tool", 6, 10, 0, 10, "steady", 0, 0, 1, 1, false, false, List.of(),
+                600, false, Optional.empty());
+        assertThat(calm.stateWords()).isEqualTo("steady");
+    }
+
+    @Test
     void groupsAskedForAreTheSubjectWhateverWasStopped() {
         IncidentSummary s = IncidentSummary.of(busy, List.of(IncidentFixtures.SLEEPERS));
         assertThat(s.subjects()).extracting(GroupHistory::command).containsExactly(IncidentFixtures.SLEEPERS);
