@@ -103,7 +103,8 @@ public final class TimelineCharts implements ChartFeed.Sink {
     private XYChart chart(String title, String unit, DoubleDataSet... sets) {
         DefaultNumericAxis time = new DefaultNumericAxis("time since start", "s");
         time.setAutoRangePadding(0.01);
-        DefaultNumericAxis y = new DefaultNumericAxis(title.equals("Tasks") ? "tasks" : unit.equals("%") ? "pressure" : "size", unit);
+        String yName = title.equals("Tasks") ? "tasks" : unit.equals("%") ? "pressure" : "size";
+        DefaultNumericAxis y = title.equals("Tasks") ? new LabelBandAxis(yName) : new DefaultNumericAxis(yName, unit);
         if (unit.equals("tasks")) y.setUnit(null);
         y.setTickLabelFormatter(new javafx.util.StringConverter<>() {
             @Override
@@ -181,6 +182,10 @@ public final class TimelineCharts implements ChartFeed.Sink {
             for (XYChart chart : charts) {
                 XValueIndicator marker = new XValueIndicator(chart.getXAxis(), e.seconds(), chart == tasksChart ? text : "");
                 marker.setEditable(false);
+                // In the band the tasks axis keeps free at the top: the label never sits on a line
+                // (ChartFX's default is the bottom, where a small group's line runs).
+                marker.setLabelPosition(LABEL_POSITION);
+                marker.setLabelVerticalAnchor(javafx.geometry.VPos.TOP);
                 chart.getPlugins().add(marker);
                 List<XValueIndicator> all = chart.getPlugins().stream().filter(p -> p instanceof XValueIndicator)
                         .map(p -> (XValueIndicator) p).toList();
@@ -195,6 +200,27 @@ public final class TimelineCharts implements ChartFeed.Sink {
             case "confirm zero" -> "zero";
             default -> "";
         };
+    }
+
+    /** Where marker labels sit: the top of the plot (0 is the bottom, 1 the top edge). */
+    static final double LABEL_POSITION = 0.98;
+    /** The share of the tasks axis kept above the data for marker labels. */
+    static final double LABEL_BAND = 0.3;
+
+    /**
+     * The tasks axis: fits the data as ChartFX does, with a band above it (a {@link #LABEL_BAND}
+     * share of the range) where the marker labels go, so no label covers a line.
+     */
+    static final class LabelBandAxis extends DefaultNumericAxis {
+        LabelBandAxis(String name) {
+            super(name);
+        }
+
+        @Override
+        protected io.fair_acc.chartfx.axes.spi.AxisRange autoRange(double min, double max, double length, double labelSize) {
+            double low = Math.min(0, min);
+            return super.autoRange(min, max + (max - low) * LABEL_BAND / (1 - LABEL_BAND), length, labelSize);
+        }
     }
 
     /** How many markers the tasks chart carries (tests). */

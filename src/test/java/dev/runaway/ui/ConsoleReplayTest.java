@@ -86,6 +86,12 @@ class ConsoleReplayTest {
         assertThat(last).isEqualTo(150.0);
         assertThat(window.stopButton.isDisabled()).as("a recording cannot be stopped").isTrue();
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> window.charts.markers() == 1);
+        // Marker labels go in a band the tasks axis keeps free above the data (the highest pulse is 588 tasks).
+        var taskAxis = (io.fair_acc.chartfx.axes.spi.DefaultNumericAxis) window.charts.tasksChart.getYAxis();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> taskAxis.getMax() >= 588 / (1 - TimelineCharts.LABEL_BAND));
+        assertThat(window.charts.tasksChart.getPlugins()).filteredOn(p -> p instanceof io.fair_acc.chartfx.plugins.XValueIndicator)
+                .allSatisfy(p -> assertThat(((io.fair_acc.chartfx.plugins.XValueIndicator) p).getLabelPosition())
+                        .isGreaterThan(1 - TimelineCharts.LABEL_BAND / 2));
         assertThat(window.scene().getStylesheets()).contains(ConsoleWindow.DARK);
 
         // File > Export: the exporter of runaway export, on what the window shows.
