@@ -65,9 +65,11 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
                 peakRss = g.rssBytes();
                 peakRssAt = seconds;
             }
-            if (g.cgroupMax() >= 0) cap = g.cgroupMax();
-            else if (g.cgroupRoom() >= 0) cap = g.tasks() + g.cgroupRoom(); // recordings before the cap was written
-            if (g.atCap()) {
+            // pids.max 0 is the guided stop's growth lever (nothing can have grown under it), not the cap
+            // the group pressed on: the scans during a stop must not rewrite the cap as 0
+            if (g.cgroupMax() > 0) cap = g.cgroupMax();
+            else if (g.cgroupMax() < 0 && g.cgroupRoom() >= 0) cap = g.tasks() + g.cgroupRoom(); // recordings before the cap was written
+            if (g.atCap() && g.cap().map(c -> c.value() > 0).orElse(true)) {
                 atCap = true;
                 if (g.cap().isPresent()) pressed = g.cap();
             }
