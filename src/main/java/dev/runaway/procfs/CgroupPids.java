@@ -54,7 +54,7 @@ public final class CgroupPids {
     }
 
     /** The number after {@code key} in a "key value" file such as pids.events or memory.events. */
-    static OptionalLong keyed(Path file, String key) {
+    public static OptionalLong keyed(Path file, String key) {
         try {
             for (String line : Files.readAllLines(file)) {
                 String[] parts = line.trim().split("\\s+");

@@ -40,15 +40,7 @@ final class CgroupFiles {
 
     /** The number after {@code key} in a "key value" file such as pids.events or cgroup.events. */
     static OptionalLong readKeyed(Path file, String key) {
-        try {
-            for (String line : Files.readAllLines(file)) {
-                String[] parts = line.trim().split("\\s+");
-                if (parts.length == 2 && parts[0].equals(key)) return OptionalLong.of(Long.parseLong(parts[1]));
-            }
-        } catch (IOException | NumberFormatException e) {
-            // gone: no value
-        }
-        return OptionalLong.empty();
+        return dev.runaway.procfs.CgroupPids.keyed(file, key);
     }
 
     /** Members of this cgroup and of every cgroup below it. */
