@@ -9,7 +9,9 @@ import java.util.List;
  * orphans or recursion: this JVM; what it started in its own cgroup (the helper, the stat
  * reader, a shell it ran), however deep; and the sandbox watchdogs that name it as their
  * owner ({@code --owner PID:START}), which detach to init on purpose. What it started in
- * another cgroup (a drill's sandbox) is not its own: that is the workload it watches.
+ * another cgroup (a drill's sandbox) or in a session of its own (the sandbox of a user with no
+ * writable cgroup: its workload leads a new session in the console's cgroup) is not its own:
+ * that is the workload it watches.
  */
 final class SelfProcesses {
     static final String KEY = "this console";
@@ -31,7 +33,7 @@ final class SelfProcesses {
         memo[at] = SELF;
         int[] path = new int[64];
         for (int i = 0; i < processes.size(); i++) {
-            // Walk up to a known answer, a different cgroup, the top, or 64 levels; then mark the path.
+            // Walk up to a known answer, a different cgroup or session, the top, or 64 levels; then mark the path.
             int length = 0;
             int n = i;
             byte answer = OTHER;
@@ -47,13 +49,18 @@ final class SelfProcesses {
                     break;
                 }
                 path[length++] = n;
-                if (!p.cgroup().equals(me.cgroup()) || p.ppid() == p.pid()) break;
+                if (!p.cgroup().equals(me.cgroup()) || otherSession(p, me) || p.ppid() == p.pid()) break;
                 n = pids.of(p.ppid());
             }
             for (int k = 0; k < length; k++) memo[path[k]] = answer;
             self[i] = memo[i] == SELF;
         }
         return self;
+    }
+
+    /** In a session other than the console's, both known (0 is unknown: recorded data may lack it). */
+    private static boolean otherSession(ProcessSample p, ProcessSample me) {
+        return p.session() > 0 && me.session() > 0 && p.session() != me.session();
     }
 
     private static boolean ownedWatchdog(ProcessSample p, String owner) {

@@ -42,17 +42,19 @@ public final class Exclusions {
     private final Map<Integer, Excluded> byPid = new LinkedHashMap<>();
     private final int self;
     private final String ownCgroup;
+    private final int ownSession;
 
-    private Exclusions(int self, String ownCgroup) {
+    private Exclusions(int self, String ownCgroup, int ownSession) {
         this.self = self;
         this.ownCgroup = ownCgroup;
+        this.ownSession = ownSession;
     }
 
     /** This JVM, its ancestors and its session leader, read from {@code proc} now. */
     public static Exclusions ofThisProcess(Path proc) {
         int self = (int) ProcessHandle.current().pid();
-        Exclusions e = new Exclusions(self, new dev.runaway.procfs.ProcReader(proc).cgroup(self));
         Optional<ProcStat> me = ProcStat.read(proc, self);
+        Exclusions e = new Exclusions(self, new dev.runaway.procfs.ProcReader(proc).cgroup(self), me.map(ProcStat::session).orElse(0));
         me.ifPresent(s -> e.add(s, Why.THIS_PROCESS));
         int pid = me.map(ProcStat::ppid).orElse(0);
         for (int hops = 0; pid > 1 && hops < 64; hops++) {
@@ -68,7 +70,7 @@ public final class Exclusions {
 
     /** No exclusions but this pid (tests with a synthetic table). */
     public static Exclusions none(int self) {
-        return new Exclusions(self, "");
+        return new Exclusions(self, "", 0);
     }
 
     private void add(ProcStat s, Why why) {
@@ -76,18 +78,22 @@ public final class Exclusions {
     }
 
     /**
-     * Why this process is excluded, or empty. Children of this process in its own cgroup (the
-     * helper through pkexec, say) are excluded as they come; a drill it started runs in a
-     * sandbox of its own and can be stopped like any runaway.
+     * Why this process is excluded, or empty. Children of this process in its own cgroup and
+     * session (the helper through pkexec, say) are excluded as they come; a drill it started
+     * runs in a sandbox of its own (a cgroup, or without one a new session) and can be stopped
+     * like any runaway.
      */
     public Optional<Excluded> of(dev.runaway.model.ProcessSample p) {
-        return of(p.identity(), p.ppid(), p.comm(), p.cgroup());
+        return of(p.identity(), p.ppid(), p.comm(), p.cgroup(), p.session());
     }
 
-    public Optional<Excluded> of(ProcessIdentity p, int ppid, String name, String cgroup) {
+    /** As {@link #of(dev.runaway.model.ProcessSample)}; {@code cgroup} "" and {@code session} 0 when unknown. */
+    public Optional<Excluded> of(ProcessIdentity p, int ppid, String name, String cgroup, int session) {
         Excluded e = byPid.get(p.pid());
         if (e != null && e.process().startTicks() == p.startTicks()) return Optional.of(e);
-        if (ppid == self && (cgroup.isEmpty() || cgroup.equals(ownCgroup))) return Optional.of(new Excluded(p, name, Why.OWN_CHILD));
+        boolean ownCgroupToo = cgroup.isEmpty() || cgroup.equals(ownCgroup);
+        boolean ownSessionToo = session <= 0 || ownSession <= 0 || session == ownSession;
+        if (ppid == self && ownCgroupToo && ownSessionToo) return Optional.of(new Excluded(p, name, Why.OWN_CHILD));
         return Optional.empty();
     }
 

@@ -75,7 +75,8 @@ public final class StopCore {
         if (now.isEmpty() || now.get().startTicks() != root.startTicks() || now.get().isZombie()) {
             return new StopSession.Refusal(StopSession.Reason.NO_SUCH_PROCESS, "no process " + pid + " (it has exited)");
         }
-        var excluded = exclusions.of(root, now.get().ppid(), now.get().comm(), new dev.runaway.procfs.ProcReader(proc).cgroup(pid));
+        var excluded = exclusions.of(root, now.get().ppid(), now.get().comm(), new dev.runaway.procfs.ProcReader(proc).cgroup(pid),
+                now.get().session());
         if (excluded.isPresent()) {
             return new StopSession.Refusal(StopSession.Reason.EXCLUDED, "pid " + pid + " (" + excluded.get().name() + ") is "
                     + excluded.get().why().words());

@@ -373,6 +373,9 @@ class AnalyzerTest {
                 .session(console + 2).build());
         // A drill it started, in its own sandbox's cgroup: the workload, not the console.
         p.add(proc(console + 10, console).binary("/tmp/drill/worker").cgroup("/runaway-sandbox.1.2.3.drill").session(50).build());
+        // A drill it started without a writable cgroup: in its cgroup, but leading a session of its own.
+        p.add(proc(console + 20, console).binary("/tmp/drill/session-worker").session(console + 20).build());
+        p.add(proc(console + 21, console + 20).binary("/tmp/drill/session-worker").session(console + 20).build());
         // Another user's watchdog is not ours.
         p.add(proc(HIGH + 500, 1).binary("/opt/other/watch", "--owner", "1:0").session(HIGH + 500).build());
         analyze(0, p);
@@ -384,6 +387,8 @@ class AnalyzerTest {
         assertThat(self.parentedToInit()).isFalse();
         assertThat(self.recursive()).isFalse();
         assertThat(group(s, "/tmp/drill/worker").self()).isFalse();
+        assertThat(group(s, "/tmp/drill/session-worker").self()).as("a session sandbox's workload").isFalse();
+        assertThat(group(s, "/tmp/drill/session-worker").pids()).containsExactlyInAnyOrder(console + 20, console + 21);
         assertThat(group(s, "/opt/other/watch").self()).isFalse();
         assertThat(s.groups().get(s.groups().size() - 1).command()).as("never above anyone's").isEqualTo("this console");
     }

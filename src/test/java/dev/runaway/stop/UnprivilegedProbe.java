@@ -27,7 +27,9 @@ public final class UnprivilegedProbe {
             StopCore core = new StopCore(PROC, pulse, actuator, Disposable.forThisUser());
             try (Sandbox own = Sandboxes.create(SandboxSpec.of("test-unprivileged", 12))) {
                 own.start(new ProcessBuilder(worker, "fanout", "20").redirectError(ProcessBuilder.Redirect.DISCARD));
-                Thread.sleep(1500);
+                // Growing: three generations (1 + 2 + 4) before the stop is asked for.
+                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).pollInterval(java.time.Duration.ofMillis(20))
+                        .until(() -> own.memberPids().size() >= 7);
                 report("own", core.open(new Selector.Command(worker)).prepare(), actuator);
             }
             report("alone", core.open(new Selector.Command(aloneCommand)).prepare(), actuator);
