@@ -11,7 +11,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /** Small reads and writes of cgroupfs files, where a missing file means "gone", not an error. */
-final class CgroupFiles {
+public final class CgroupFiles {
     private CgroupFiles() {
     }
 
@@ -44,7 +44,7 @@ final class CgroupFiles {
     }
 
     /** Members of this cgroup and of every cgroup below it. */
-    static Set<Integer> membersRecursive(Path dir) {
+    public static Set<Integer> membersRecursive(Path dir) {
         Set<Integer> pids = new HashSet<>();
         collect(dir, pids);
         return pids;
@@ -60,8 +60,8 @@ final class CgroupFiles {
             }
         } catch (NoSuchFileException gone) {
             // removed while we read: nothing more to count here
-        } catch (IOException | NumberFormatException e) {
-            // unreadable member list: count what we have
+        } catch (IOException | RuntimeException e) {
+            // unreadable member list, or removed meanwhile: count what we have
         }
     }
 

@@ -5,6 +5,7 @@ import com.sun.jna.LastErrorException;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.sandbox.CgroupLayout;
 import dev.runaway.sys.LibC;
+import dev.runaway.sandbox.CgroupFiles;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -113,8 +114,7 @@ public final class Actuator implements Actions, AutoCloseable {
         }
         if (path == null || path.equals("/") || path.contains("..")) return null;
         Path dir = v1Pids.resolve(path.substring(1));
-        Set<Integer> inPids = new HashSet<>();
-        collect(dir, inPids);
+        Set<Integer> inPids = CgroupFiles.membersRecursive(dir);
         if (!members.containsAll(inPids)) return null; // the pids cgroup holds others too: never cap them
         return Files.exists(dir.resolve("pids.max")) ? dir.resolve("pids.max") : null;
     }
@@ -122,21 +122,9 @@ public final class Actuator implements Actions, AutoCloseable {
     /** Members of a cgroup and its children; cgroupfs lets anyone read them. */
     @Override
     public Set<Integer> members(String cgroup) {
-        Set<Integer> pids = new HashSet<>();
-        collect(dir(cgroup), pids);
-        return pids;
+        return CgroupFiles.membersRecursive(dir(cgroup));
     }
 
-    private static void collect(Path dir, Set<Integer> into) {
-        try (var lines = Files.lines(dir.resolve("cgroup.procs"))) {
-            lines.filter(l -> !l.isBlank()).forEach(l -> into.add(Integer.parseInt(l.trim())));
-            try (var children = Files.newDirectoryStream(dir, Files::isDirectory)) {
-                for (Path child : children) collect(child, into);
-            }
-        } catch (IOException | RuntimeException gone) {
-            // removed meanwhile
-        }
-    }
 
     @Override
     public boolean isFrozen(String cgroup) {

@@ -13,6 +13,7 @@ import dev.runaway.procfs.ProcessTable;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.CgroupLayout;
 import dev.runaway.sys.LibC;
+import dev.runaway.sandbox.CgroupFiles;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -294,22 +295,10 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
 
     /** Members of a cgroup and its subtree, from the kernel (cgroup.procs); empty when it is gone. */
     Set<Integer> kernelMembers(String cgroup) {
-        Set<Integer> pids = new HashSet<>();
-        if (unified == null || !cgroup.startsWith("/") || cgroup.contains("..")) return pids;
-        collect(cgroup.equals("/") ? unified : unified.resolve(cgroup.substring(1)), pids);
-        return pids;
+        if (unified == null || !cgroup.startsWith("/") || cgroup.contains("..")) return new HashSet<>();
+        return CgroupFiles.membersRecursive(cgroup.equals("/") ? unified : unified.resolve(cgroup.substring(1)));
     }
 
-    private static void collect(Path dir, Set<Integer> into) {
-        try (var lines = Files.lines(dir.resolve("cgroup.procs"))) {
-            lines.filter(l -> !l.isBlank()).forEach(l -> into.add(Integer.parseInt(l.trim())));
-            try (var children = Files.newDirectoryStream(dir, Files::isDirectory)) {
-                for (Path child : children) collect(child, into);
-            }
-        } catch (IOException | RuntimeException gone) {
-            // removed meanwhile
-        }
-    }
 
     /** This process's own cgroup and its ancestors: never frozen or killed. */
     static Set<String> ownCgroups() {
