@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 /** Whether a lever can be pulled by this user on this machine for these targets, and why (or why not). */
