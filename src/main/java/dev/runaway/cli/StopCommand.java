@@ -105,8 +105,8 @@ public final class StopCommand implements Callable<Integer> {
             if (!root && plan.privilege().startsWith("the helper is needed")) {
                 // Started now, while the plan is read: once pids run out, pkexec cannot start.
                 err.println("runaway stop: starting the helper now (pkexec may ask for a password)");
-                if (!actuator.warmUp()) err.println("runaway stop: no helper is installed (" + INSTALLED_HELPER + "); "
-                        + "processes of other users will be refused");
+                if (!actuator.warmUp()) err.println("runaway stop: the helper is not available ("
+                        + actuator.helperUnavailable().orElse("it did not start") + "); only your own processes can be stopped");
             }
             OomShield.protectSelf(PROC, actuator.hasHelper() ? actuator : null).ifPresent(err::println);
             if (!yes && !confirmed(out, plan)) {

@@ -64,6 +64,7 @@ public final class StopEngine {
         boolean zero = false;
         List<ProcessSample> survivors = List.of();
         long toZero = -1;
+        actuator.bind(HelperBinding.of(plan));
         try {
             stopGrowth(plan, revoked);
             kill(plan);
@@ -74,6 +75,7 @@ public final class StopEngine {
             log("error", plan.chosen().name(), 0, e.getMessage(), System.nanoTime());
         } finally {
             restore(plan, revoked, keepRevoked, restored);
+            actuator.unbind();
         }
         return new Outcome(zero, survivors, List.copyOf(steps), toZero, restored);
     }

@@ -93,8 +93,10 @@ public final class GuidedStop {
         String note = "";
         if (!root && plan.privilege().startsWith("the helper is needed")) {
             // Now, while the plan is read: once pids run out, pkexec cannot start anything.
+            actuator.retryHelper(); // opening a plan is the user asking
             note = actuator.warmUp() ? "the helper is running (started through pkexec)"
-                    : "the helper could not start (not installed, or the password was refused): processes of other users will be refused";
+                    : "the helper is not available (" + actuator.helperUnavailable().orElse("it did not start")
+                    + "): only your own processes can be stopped";
         }
         return new Planned(plan, target, note, null);
     }

@@ -53,7 +53,7 @@ class UnprivilegedStopTest {
                     .isEqualTo("SIGSTOP_SWEEP");
             assertThat(found.get("root.privilege")).as(output).startsWith("the helper is needed (root, through pkexec): 1 of the targets");
             assertThat(found.get("root.zero")).isEqualTo("false");
-            assertThat(found.get("root.error")).contains("needs privilege and no helper is available");
+            assertThat(found.get("root.error")).contains("needs privilege and the helper is not available: none is installed");
             assertThat(ProcStat.read(Path.of("/proc"), rootSleeper.pid()).filter(s -> s.startTicks() == rootSleeper.startTicks()
                     && !s.isZombie())).as("root's process untouched").isPresent();
         }
