@@ -119,6 +119,31 @@ class HelperProtocolTest {
     }
 
     @Test
+    void aConsoleThatGoesAwayMidStopLeavesNothingFrozen() throws Exception {
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
+             Sandbox bystanders = Sandboxes.create(SandboxSpec.of("test-helper-bystanders", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            assumeCgroups(helperBox, targets, bystanders);
+            Path dir = ((CgroupSandbox) targets).dirs().unified();
+            Process frozen = sleeper(targets);
+            Process stopped = sleeper(bystanders);
+            // Another command line: the same executable, owner and script would make it the same kind as a target.
+            Process bystander = bystanders.start(new ProcessBuilder("sleep", "301").redirectErrorStream(true));
+            helper.bind(relative(dir), stopped.pid());
+            assertThat(helper.ask("FREEZE " + relative(dir))).isEqualTo("OK");
+            assertThat(helper.ask("SIGNAL " + stopped.pid() + " " + ticks(stopped.pid()) + " 19")).isEqualTo("OK");
+            assertThat(helper.ask("SIGNAL " + bystander.pid() + " " + ticks(bystander.pid()) + " 19")).as("not in the stop").startsWith("ERR refused");
+
+            assertThat(helper.finish()).as("the helper exits once it finished the stop").isZero();
+            assertThat(frozen.waitFor(10, TimeUnit.SECONDS)).as("the frozen target was killed").isTrue();
+            assertThat(stopped.waitFor(10, TimeUnit.SECONDS)).as("the stopped target was killed").isTrue();
+            assertThat(stopped.exitValue()).isEqualTo(128 + 9);
+            assertThat(bystander.isAlive()).as("a process outside the stop is left alone").isTrue();
+        }
+    }
+
+    @Test
     void refusesTheRootDotDotAndTheCgroupsOfItsOwnChain() throws Exception {
         try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
              HelperLine helper = HelperLine.start(helperBox, config())) {
