@@ -404,7 +404,8 @@ static int sys_pidfd_open(long long pid) {
     if (fd < 0) errno = ESRCH;
     return fd;
 }
-static int sys_pidfd_signal(int fd, int sig) { (void)fd; (void)sig; return 0; }
+static void fuzz_signalled(int fd, int sig); /* the harness checks whom */
+static int sys_pidfd_signal(int fd, int sig) { fuzz_signalled(fd, sig); return 0; }
 static int is_cgroup_fs(const char *dir) { struct stat st; return stat(dir, &st) == 0 && S_ISDIR(st.st_mode); }
 static int fuzz_no_openat2;       /* the harness alternates both resolutions */
 static long sys_openat2(int dirfd, const char *path, struct open_how *how) {
@@ -631,7 +632,7 @@ static int cmp_target(const void *a, const void *b) {
 
 static int is_target(long long pid, long long ticks) {
     struct target key = { pid, ticks };
-    return H.binding == CONFIRMED && bsearch(&key, H.targets, H.ntargets, sizeof key, cmp_target) != NULL;
+    return H.binding == CONFIRMED && H.ntargets && bsearch(&key, H.targets, H.ntargets, sizeof key, cmp_target) != NULL;
 }
 
 static int push_target(struct target **list, size_t *n, size_t *cap, long long pid, long long ticks) {
@@ -759,7 +760,7 @@ static int do_target(const struct request *q, struct reply *r) {
 static int do_confirm(struct reply *r) {
     if (H.binding != COLLECTING) return refuse(r, "CONFIRM only after BIND");
     if (!H.bound_cg[0] && H.ntargets == 0) return refuse(r, "the stop names neither a cgroup nor a process");
-    qsort(H.targets, H.ntargets, sizeof *H.targets, cmp_target);
+    if (H.ntargets) qsort(H.targets, H.ntargets, sizeof *H.targets, cmp_target);
     H.binding = CONFIRMED;
     reply_reset(r);
     reply_add(r, "OK %zu", H.ntargets);
@@ -1300,6 +1301,16 @@ static void finish_stop(void) {
           (unsigned)H.caller, H.binding == CONFIRMED ? " mid-stop" : "", killed, removed, H.nquarantines);
 }
 
+/* One request line (or LINE_TOO_LONG) to its reply: everything a request does happens here. */
+static const char *handle(const char *line, long len, struct request *req, struct reply *r) {
+    const char *why = NULL;
+    reply_reset(r);
+    if (len == LINE_TOO_LONG) reply_add(r, "ERR usage line too long");
+    else if (parse_request(line, (size_t)len, req, &why)) reply_add(r, "ERR usage %s", why);
+    else execute(req, r);
+    return r->oom || !r->cap ? "ERR failed out of memory" : r->text;
+}
+
 static int serve(void) {
     static char line[LINE_BYTES];
     static struct request req;
@@ -1312,12 +1323,7 @@ static int serve(void) {
             finish_stop();
             return EXIT_TOO_MANY;
         }
-        const char *why = NULL;
-        reply_reset(&r);
-        if (len == LINE_TOO_LONG) reply_add(&r, "ERR usage line too long");
-        else if (parse_request(line, (size_t)len, &req, &why)) reply_add(&r, "ERR usage %s", why);
-        else execute(&req, &r);
-        const char *text = r.oom || !r.cap ? "ERR failed out of memory" : r.text;
+        const char *text = handle(line, len, &req, &r);
         if (answer(line, len, text)) { finish_stop(); return EXIT_STDIN_CLOSED; } /* nobody reads the replies any more */
     }
 }
