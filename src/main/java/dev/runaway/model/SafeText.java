@@ -28,6 +28,15 @@ public final class SafeText {
         return b == null ? s : b.toString();
     }
 
+    /** For a terminal, text of several lines: as {@link #terminal} line by line, newlines kept. */
+    public static String lines(String s) {
+        if (s == null) return "";
+        StringBuilder b = new StringBuilder(s.length());
+        int from = 0;
+        for (int nl; (nl = s.indexOf('\n', from)) >= 0; from = nl + 1) b.append(terminal(s.substring(from, nl))).append('\n');
+        return b.append(terminal(s.substring(from))).toString();
+    }
+
     /**
      * For XML and HTML text or attribute values: the five markup characters as entities, and
      * characters XML 1.0 does not allow (controls but tab, newline and CR; lone surrogates;

@@ -73,16 +73,22 @@ public final class HelperClient implements AutoCloseable {
         } catch (IOException e) {
             throw new HelperUnavailable("cannot run " + command.command().get(0) + ": " + e.getMessage());
         }
+        return handshake(process, command.command().get(0), timeout);
+    }
+
+    /** HELLO to a started PROGRAM (pkexec or the helper itself); its stderr must be a pipe. */
+    static HelperClient handshake(Process process, String program, Duration timeout) throws HelperUnavailable {
         HelperClient client = new HelperClient(process);
+        String why;
         try {
             Reply hello = client.request("HELLO", timeout);
             if (hello.ok() && hello.text().startsWith("runaway-helper ")) return client;
-            client.close();
-            throw new HelperUnavailable(client.whyGone(command.command()));
+            why = client.whyGone(program);
         } catch (IOException e) {
-            client.close();
-            throw new HelperUnavailable(e.getMessage().contains("did not answer") ? e.getMessage() : client.whyGone(command.command()));
+            why = e.getMessage().contains("did not answer") ? e.getMessage() : client.whyGone(program);
         }
+        client.close();
+        throw new HelperUnavailable(why);
     }
 
     public Reply request(String line) throws IOException {
@@ -168,14 +174,14 @@ public final class HelperClient implements AutoCloseable {
     }
 
     /** Why the helper went away before answering, once it has exited (waits up to 2 s for that). */
-    private String whyGone(List<String> command) {
+    private String whyGone(String program) {
         try {
             process.waitFor(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         Optional<Integer> exit = process.isAlive() ? Optional.empty() : Optional.of(process.exitValue());
-        return PkexecFailure.describe(command.get(0).endsWith("pkexec"), exit, stderr());
+        return PkexecFailure.describe(program.endsWith("pkexec"), exit, stderr());
     }
 
     private void keepStderr(InputStream err) {
