@@ -1293,7 +1293,9 @@ static void finish_stop(void) {
     int removed = 0;
     struct timespec tick = { 0, 50 * 1000 * 1000 };
     for (int i = 0; i < H.nquarantines; i++) {
-        for (int tries = 0; tries < 200 && cgroup_populated(H.quarantine_dirs[i]) == 1; tries++) nanosleep(&tick, NULL);
+        int tries = H.binding == CONFIRMED ? 200 : 0; /* killed just now: give the kernel time to empty it */
+        while (cgroup_populated(H.quarantine_dirs[i]) == 1 && tries-- > 0) nanosleep(&tick, NULL);
+        if (cgroup_populated(H.quarantine_dirs[i]) == 1) continue; /* still full: stays frozen, never thawed */
         write_at(H.quarantine_dirs[i], "cgroup.freeze", "0");
         removed += rmdir(H.quarantine_dirs[i]) == 0;
     }
