@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -1463,6 +1464,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "runaway-helper: ignoring %s\n", config); /* fewer roots only refuses more */
     }
     find_home();
+    /* On a machine on fire thousands of tasks wait for a CPU; the helper mostly sleeps, and when
+     * it is asked something it must answer in time (best effort: needs CAP_SYS_NICE, dropped next). */
+    if (setpriority(PRIO_PROCESS, 0, -10) != 0) { /* a container may not allow it: the default nice then */ }
     if (drop_capabilities() != 0) die(EXIT_CAPS, "cannot drop capabilities:", strerror(errno));
     return serve();
 }

@@ -20,8 +20,12 @@ import java.util.concurrent.TimeUnit;
  * machine is out of pids, nothing new can be started, but a running helper still answers.
  */
 public final class HelperClient implements AutoCloseable {
-    /** A lever is a few system calls; a helper that takes longer is stuck, and the stop must say so. */
-    public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * A lever is a few system calls, but on a machine on fire thousands of tasks wait for a CPU
+     * (at a load of 10,000 a process waits seconds for its turn); past this the helper is stuck,
+     * and the stop must say so.
+     */
+    public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     /** Long enough to read the polkit dialog and type a password. */
     public static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final String GONE = "\u0000gone";

@@ -336,7 +336,7 @@ class HelperProtocolTest {
                 Process helper = helperBox.start(new ProcessBuilder(
                         NativeBinaries.find(HelperLine.BINARY).toString(), "--config", config.toString())
                         .redirectError(ProcessBuilder.Redirect.DISCARD));
-                assertThat(helper.waitFor(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(helper.waitFor(60, TimeUnit.SECONDS)).isTrue();
                 assertThat(helper.exitValue()).as(permissions).isEqualTo(2);
             }
         }
