@@ -66,6 +66,11 @@ enum {
 #define CONSOLE_OOM_FLOOR (-800) /* the console's own shield (OomShield.SCORE_ADJ); never -1000 */
 #define DEFAULT_CONFIG "/etc/runaway/disposable-roots"
 #define QUARANTINE_PREFIX "runaway-quarantine."
+#ifdef RUNAWAY_HELPER_FUZZ
+#define FAKE_FILES O_TRUNC       /* a fake proc or cgroup file is a regular file: a shorter write must not leave old bytes */
+#else
+#define FAKE_FILES 0
+#endif
 #define RESOLVE_FILE (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV)
 
 /* ---- Requests: parsing is a pure function of the line, so it can be fuzzed on its own ---- */
@@ -361,7 +366,7 @@ static ssize_t read_small(const char *path, char *buf, size_t cap) {
 static int write_at(const char *dir, const char *name, const char *value) {
     char path[PATH_MAX];
     if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) { errno = ENAMETOOLONG; return -1; }
-    int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | FAKE_FILES);
     if (fd < 0) return -1;
     size_t len = strlen(value);
     ssize_t n = write(fd, value, len);

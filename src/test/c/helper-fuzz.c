@@ -179,6 +179,12 @@ static void reset_session(void) {
     H.nrevoked = 0;
     forget_binding();
     for (size_t i = 0; i < sizeof DISPOSABLE / sizeof DISPOSABLE[0]; i++) put(DISPOSABLE[i].rel, "#!/bin/sh\n", DISPOSABLE[i].mode);
+    static const int PIDS[] = { PID_INIT, PID_KTHREAD, PID_KWORKER, PID_CONSOLE, PID_SELF, PID_TARGET, PID_CHILD, PID_OTHER, PID_IN_A };
+    char rel[64];
+    for (size_t i = 0; i < sizeof PIDS / sizeof PIDS[0]; i++) {
+        snprintf(rel, sizeof rel, "proc/%d/oom_score_adj", PIDS[i]);
+        put(rel, "0\n", 0644);
+    }
 }
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
