@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * runaway-drill-worker: the real processes of the drills. Each level re-executes this binary,
  * as real runaways do (a deep chain built by fork alone costs kernel memory that grows with
@@ -12,6 +13,10 @@
  *   swarm RETRY_MS                  every process forks again and again, and every child does
  *                                   the same (a fork bomb); at the cap each retries after
  *                                   RETRY_MS: what a kill loop by pid cannot outrun
+ *   pressing PERIOD_MS              every process tries to fork every PERIOD_MS, and each child
+ *                                   execs this binary to do the same; a refused fork doubles the
+ *                                   wait (up to 8 periods) and the next success resets it: a
+ *                                   runaway that keeps pressing on its cap at thousands of tasks
  *   sleepers N                      N sleeping processes, forked as a balanced tree (depth
  *                                   log2 N, so fork-only costs nothing quadratic): for benches
  *   orphans CHAIN LEVEL PER_SECOND  each level double-forks the next and stays; the middle
@@ -162,6 +167,29 @@ static void run_swarm(long retry_ms) {
     }
 }
 
+static void run_pressing(long period_ms) {
+    char period[24];
+    snprintf(period, sizeof period, "%ld", period_ms);
+    long wait_ms = period_ms;
+    /* Spread the first attempt over one period, so the set does not fork in lockstep waves. */
+    sleep_ms((long)getpid() % period_ms);
+    for (;;) {
+        pid_t child = fork();
+        if (child == 0) exec_next((char *const[]){ (char *)self_path, "pressing", period, NULL });
+        if (child < 0) {
+            if (!fork_failure_reported) {
+                fprintf(stderr, "runaway-drill-worker: pressing: fork failed: %s\n", strerror(errno));
+                fork_failure_reported = 1;
+            }
+            if (wait_ms < 8 * period_ms) wait_ms *= 2; /* back off while refused */
+        } else {
+            wait_ms = period_ms;
+        }
+        while (waitpid(-1, NULL, WNOHANG) > 0) {} /* reap children that died, so their pids come back */
+        sleep_ms(wait_ms);
+    }
+}
+
 /* This process plus its descendants make N; prints "ready" on stdout when all N exist. */
 static void spawn_sleepers(long n, int report_fd) {
     while (n > 1) {
@@ -215,6 +243,8 @@ int main(int argc, char **argv) {
         run_fanout(number(argv[2], 1, 1000));
     else if (!strcmp(mode, "swarm") && argc == 3)
         run_swarm(number(argv[2], 1, 10000));
+    else if (!strcmp(mode, "pressing") && argc == 3)
+        run_pressing(number(argv[2], 1, 10000));
     else if (!strcmp(mode, "sleepers") && argc == 3)
         run_sleepers(number(argv[2], 1, 1L << 22));
     else if (!strcmp(mode, "orphans-start") && argc == 4)
@@ -222,6 +252,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(mode, "orphans") && argc == 5)
         run_orphans(number(argv[2], 0, 64), number(argv[3], 0, 1L << 30), number(argv[4], 1, 1000));
     fprintf(stderr, "usage: runaway-drill-worker linear LEVEL MIB PER_SECOND | fanout PER_SECOND |\n"
-                    "       orphans-start CHAINS PER_SECOND | orphans CHAIN LEVEL PER_SECOND | sleepers N | swarm RETRY_MS\n");
+                    "       orphans-start CHAINS PER_SECOND | orphans CHAIN LEVEL PER_SECOND | sleepers N | swarm RETRY_MS |\n"
+                    "       pressing PERIOD_MS\n");
     return 2;
 }

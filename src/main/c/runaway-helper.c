@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * runaway-helper: the few levers of the guided stop that need root, behind a line protocol.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * runaway-sandbox: the two pieces of the sandbox that Java cannot do itself.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * runaway-stat-reader: the reference for the scan bench. Lists /proc once, then opens, reads
  * and closes /proc/PID/stat for every pid, ROUNDS times, and prints one line per round:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * helper-fuzz: a libFuzzer harness for runaway-helper's whole request handling.
  *

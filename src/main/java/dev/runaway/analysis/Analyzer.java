@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
 import dev.runaway.model.PidList;
@@ -6,10 +7,10 @@ import dev.runaway.model.ProcessSample;
 import dev.runaway.model.PulseSample;
 import dev.runaway.model.ScanSample;
 import dev.runaway.procfs.CgroupPids;
+import dev.runaway.procfs.ProcessCaps;
 
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -27,26 +28,50 @@ import java.util.Set;
 public final class Analyzer {
     /** Growth is fitted over this many seconds of scans. */
     public static final double WINDOW_SECONDS = 10;
-    /** A key must occur this many times along one ancestry line to count as recursion. */
-    public static final int RECURSION_REPEATS = 3;
+    /**
+     * What a wrapper does: a version-manager shim, {@code man}, a launcher that re-executes itself
+     * recur up to this many times along one line. Recursion is flagged beyond it, or when the
+     * repetition keeps growing (it rose at {@link #GROWING_RECURSION_STEPS} scans and is at least this).
+     */
+    public static final int WRAPPER_REPEATS = 3;
+    static final int GROWING_RECURSION_STEPS = 2;
     /** Memory growth below this (a JVM warming up, a cache filling) is not a runaway. */
     public static final double MEMORY_NOISE_BYTES_PER_SECOND = 1 << 20;
     /** Exhaustion further away than this is not reported: nothing is heading there yet. */
     public static final double HORIZON_SECONDS = 3600;
 
-    private final Lineage lineage = new Lineage();
+    private final Lineage lineage;
     private final Map<String, GrowthSeries> groupHistory = new HashMap<>();
+    private final Map<String, GrowthSeries> cgroupHistory = new HashMap<>();
     private final GrowthSeries totalHistory = new GrowthSeries(WINDOW_SECONDS);
+    private final CpuShare cpuShare = new CpuShare(Runtime.getRuntime().availableProcessors());
     private final CgroupPids cgroupPids;
+    private final CapWatch capWatch;
+    private final GroupOrder.Worst worst = new GroupOrder.Worst();
     private PulseSample previousPulse;
 
-    private final int selfPid = (int) ProcessHandle.current().pid();
+    private int selfPid = (int) ProcessHandle.current().pid();
+    /** Per key: the deepest repetition at the last scan, and how many scans it rose at. */
+    private final Map<String, int[]> repetition = new HashMap<>();
     private Forest lastForest;
+    private Snapshot lastSnapshot;
     private Chains.Cut lastCut = Chains.Cut.NONE; // its unchanged chains are reused by the next cut
     private final Map<String, List<String>> singleCommands = new HashMap<>(); // one list per key for chains of one command
 
+    /** An analyzer that reads cgroups' pids caps but no per-process limits (RLIMIT_NPROC, memory cgroups). */
     public Analyzer(CgroupPids cgroupPids) {
+        this(cgroupPids, ProcessCaps.none());
+    }
+
+    public Analyzer(CgroupPids cgroupPids, ProcessCaps caps) {
+        this(cgroupPids, caps, dev.runaway.procfs.ProcPaths.NONE);
+    }
+
+    /** With the /proc links command keys need (see {@link CommandKeys}): a live analysis passes them. */
+    public Analyzer(CgroupPids cgroupPids, ProcessCaps caps, dev.runaway.procfs.ProcPaths paths) {
+        this.lineage = new Lineage(paths);
         this.cgroupPids = cgroupPids;
+        this.capWatch = new CapWatch(cgroupPids, caps);
     }
 
     public synchronized Snapshot analyze(ScanSample scan, PulseSample pulse) {
@@ -59,8 +84,10 @@ public final class Analyzer {
         List<String> keyNames = new ArrayList<>();
         Map<String, Integer> keyIds = new HashMap<>();
         int[] keyOf = new int[processes.size()];
+        PidIndex pids = PidIndex.of(processes);
+        boolean[] self = SelfProcesses.of(processes, pids, selfPid);
         for (int i = 0; i < processes.size(); i++) {
-            String key = lineage.keyOf(processes.get(i));
+            String key = self[i] ? SelfProcesses.KEY : lineage.keyOf(processes.get(i));
             Integer id = keyIds.get(key);
             if (id == null) {
                 id = keyNames.size();
@@ -69,7 +96,6 @@ public final class Analyzer {
             }
             keyOf[i] = id;
         }
-        PidIndex pids = PidIndex.of(processes);
         int reparented = lineage.update(processes, pids, keyOf, keyNames);
         Forest forest = Forest.build(processes, pids, keyOf, keyNames, lineage);
         Chains.Cut cut = Chains.of(forest, lastCut, singleCommands);
@@ -85,16 +111,26 @@ public final class Analyzer {
 
         totalHistory.add(now, pulse.tasks(), 0);
         GrowthFit totalGrowth = totalHistory.fitTasks();
+        Map<Integer, Integer> tasksByUid = new HashMap<>();
+        for (ProcessSample p : processes) tasksByUid.merge(p.uid(), Math.max(1, p.numThreads()), Integer::sum);
+        capWatch.beginScan();
         List<Group> groups = new ArrayList<>();
         for (int k = 0; k < members.length; k++) {
-            if (members[k].length > 0) groups.add(group(keyNames.get(k), members[k], forest, cut, repeats, pulse, now));
+            if (members[k].length > 0) {
+                groups.add(group(keyNames.get(k), members[k], forest, cut, repeats, pulse, now, tasksByUid));
+            }
         }
         groupHistory.entrySet().removeIf(h -> !keyIds.containsKey(h.getKey()) && h.getValue().staleAt(now));
-        groups.sort(SEVERITY);
+        cpuShare.retain(keyIds.keySet());
+        repetition.keySet().retainAll(keyIds.keySet());
+        groups = capWatch.endScan(groups, pulse, now);
+        List<CgroupLoad> cgroups = cgroupLoads(processes, keyOf, self, now);
+        groups.sort(GroupOrder.severity());
+        groups = worst.order(groups, now);
         lastForest = forest;
         lastCut = cut;
-        return new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
-                processes.size(), scan.scanNanos(), System.nanoTime() - started, scan.monotonicNanos(), reparented);
+        return lastSnapshot = new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
+                processes.size(), scan.scanNanos(), System.nanoTime() - started, scan.monotonicNanos(), reparented, cgroups);
     }
 
     private static boolean inGroups(ProcessSample p) {
@@ -102,7 +138,7 @@ public final class Analyzer {
     }
 
     private Group group(String key, int[] members, Forest forest, Chains.Cut cut, int[] repeats, PulseSample pulse,
-                        double now) {
+                        double now, Map<Integer, Integer> tasksByUid) {
         int tasks = 0;
         long rss = 0;
         int[] pids = new int[members.length];
@@ -111,8 +147,14 @@ public final class Analyzer {
         BitSet chainIndices = new BitSet();
         Set<String> cgroups = new HashSet<>();
         boolean self = false;
+        int stopped = 0;
+        int zombies = 0;
+        long ticks = 0;
         for (int m : members) {
             ProcessSample p = forest.living.get(m);
+            if (p.state() == 'T' || p.state() == 't') stopped++;
+            else if (p.state() == 'Z') zombies++;
+            ticks += p.cpuTicks();
             tasks += Math.max(1, p.numThreads());
             rss += p.rssBytes();
             pids[count++] = p.pid();
@@ -126,17 +168,79 @@ public final class Analyzer {
         series.add(now, tasks, rss);
         GrowthFit growth = series.fitTasks();
         double bytesPerSecond = series.bytesPerSecond();
+        self |= key.equals(SelfProcesses.KEY);
         Recursion recursion = Recursion.find(key, members, repeats, forest);
-        boolean orphans = firstMembersAdopted(key, chains, forest);
+        // The console's own watchdogs detach to init on purpose, and its helpers are not a loop.
+        boolean orphans = !self && firstMembersAdopted(key, chains, forest);
+        boolean recursive = !self && recursive(key, recursion.repeats());
 
         String cgroup = cgroups.size() == 1 ? cgroups.iterator().next() : "";
         Optional<CgroupPids.Cap> cap = cgroup.isEmpty() ? Optional.empty() : cgroupPids.cap(cgroup);
         OptionalLong cgroupRoom = cap.map(c -> OptionalLong.of(c.room())).orElse(OptionalLong.empty());
         // The console's own warm-up is not an incident.
         Exhaustion exhaustion = self ? Exhaustion.NONE : Exhaustion.of(growth, bytesPerSecond, tasks, pulse, cgroupRoom);
-        return new Group(key, tasks, List.copyOf(chains), orphans, recursion.repeats() >= RECURSION_REPEATS,
+        CapWatch.Pressing pressing = self ? CapWatch.Pressing.NONE
+                : capWatch.of(cgroup, cap, forest.living.get(members[0]), tasks, tasksByUid);
+        return new Group(key, tasks, List.copyOf(chains), orphans, recursive,
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
-                PidList.copyOf(pids, count), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L));
+                PidList.copyOf(pids, count), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L),
+                pressing.atCap(), pressing.cap(), pressing.refused(), self, stopped, zombies, cpuShare.add(key, now, ticks));
+    }
+
+    /** The cgroup lens: every cgroup with processes, its tasks, growth, cap and headroom, most severe first. */
+    private List<CgroupLoad> cgroupLoads(List<ProcessSample> processes, int[] keyOf, boolean[] self, double now) {
+        Map<String, int[]> counts = new HashMap<>(); // tasks, processes, the console's own
+        Map<String, BitSet> keys = new HashMap<>();
+        for (int i = 0; i < processes.size(); i++) {
+            ProcessSample p = processes.get(i);
+            if (!inGroups(p) || p.cgroup().isEmpty()) continue;
+            int[] c = counts.computeIfAbsent(p.cgroup(), k -> new int[3]);
+            c[0] += Math.max(1, p.numThreads());
+            c[1]++;
+            if (self[i]) c[2]++;
+            keys.computeIfAbsent(p.cgroup(), k -> new BitSet()).set(keyOf[i]);
+        }
+        List<CgroupLoad> loads = new ArrayList<>(counts.size());
+        for (Map.Entry<String, int[]> e : counts.entrySet()) {
+            String path = e.getKey();
+            int[] c = e.getValue();
+            GrowthSeries series = cgroupHistory.computeIfAbsent(path, k -> new GrowthSeries(WINDOW_SECONDS));
+            series.add(now, c[0], 0);
+            GrowthFit growth = series.fitTasks();
+            Optional<CgroupPids.Cap> cap = cgroupPids.cap(path);
+            CapWatch.Pressing pressing = capWatch.cgroup(path, cap, now);
+            double left = Double.NaN;
+            boolean growing = growth.shape() == GrowthShape.LINEAR || growth.shape() == GrowthShape.EXPONENTIAL;
+            if (cap.isPresent() && growing && !pressing.atCap()) {
+                double t = growth.secondsUntil(c[0], c[0] + cap.get().room());
+                if (t >= 0 && t <= HORIZON_SECONDS) left = t;
+            }
+            loads.add(new CgroupLoad(path, c[0], c[1], keys.get(path).cardinality(), growth,
+                    cap.map(CgroupPids.Cap::max).orElse(-1L), cap.map(CgroupPids.Cap::room).orElse(-1L), pressing.atCap(),
+                    pressing.refused(), left, c[2] == c[1]));
+        }
+        cgroupHistory.entrySet().removeIf(h -> !counts.containsKey(h.getKey()) && h.getValue().staleAt(now));
+        capWatch.keepCgroups(counts.keySet());
+        loads.sort(GroupOrder.severity());
+        return List.copyOf(loads);
+    }
+
+    /**
+     * Recursion as a signal: a key repeated along one line beyond what a wrapper does, or whose
+     * repetition keeps growing from scan to scan without falling back (a suite re-entering itself,
+     * one level at a time; a shell's forked subshells, which share its command line, come and go).
+     */
+    private boolean recursive(String key, int repeats) {
+        int[] seen = repetition.computeIfAbsent(key, k -> new int[] {repeats, 0});
+        if (repeats > seen[0]) seen[1]++;
+        else if (repeats < seen[0]) seen[1] = 0; // a shell's subshells nest and unnest: not growing
+        seen[0] = repeats;
+        return repeats > WRAPPER_REPEATS || (repeats >= WRAPPER_REPEATS && seen[1] >= GROWING_RECURSION_STEPS);
+    }
+
+    /** For tests: which pid is "this console". */
+    void selfPid(int pid) {
+        selfPid = pid;
     }
 
     /**
@@ -194,6 +298,61 @@ public final class Analyzer {
         return new TargetSet(label, List.copyOf(targets), exclusiveCgroup(f, targets));
     }
 
+    /**
+     * For every group of the newest analysis, the processes (pid and start time) a stop of it
+     * would take: its members and every living process below them, as {@link #targets(String)}.
+     * One breadth-first walk per group from its own members, so the cost is the groups' subtrees,
+     * not the table times the groups.
+     */
+    public synchronized Map<String, List<ProcessIdentity>> allTargets() {
+        return allTargetsOf(lastForest);
+    }
+
+    /** The newest snapshot and, of the same scan, {@link #allTargets()}; null before the first scan. */
+    public synchronized Targeted latestTargeted() {
+        return lastSnapshot == null ? null : new Targeted(lastSnapshot, allTargetsOf(lastForest));
+    }
+
+    /** A snapshot with the targets a stop of each of its groups would take. */
+    public record Targeted(Snapshot snapshot, Map<String, List<ProcessIdentity>> targets) {
+    }
+
+    private Map<String, List<ProcessIdentity>> allTargetsOf(Forest f) {
+        if (f == null) return Map.of();
+        Map<String, List<Integer>> seeds = new HashMap<>();
+        for (int i = 0; i < f.livingCount; i++) {
+            if (inGroups(f.living.get(i))) seeds.computeIfAbsent(f.keyOf(i), k -> new ArrayList<>()).add(i);
+        }
+        int[] seenIn = new int[f.size];
+        int[] queue = new int[f.size];
+        int walk = 0;
+        Map<String, List<ProcessIdentity>> out = new HashMap<>();
+        for (Map.Entry<String, List<Integer>> e : seeds.entrySet()) {
+            walk++;
+            int write = 0;
+            for (int seed : e.getValue()) {
+                seenIn[seed] = walk;
+                queue[write++] = seed;
+            }
+            List<ProcessIdentity> targets = new ArrayList<>();
+            for (int read = 0; read < write; read++) {
+                int n = queue[read];
+                if (f.isLiving(n) && inGroups(f.living.get(n)) && f.living.get(n).pid() != selfPid) {
+                    targets.add(f.living.get(n).identity());
+                }
+                for (int c = f.childStart[n]; c < f.childStart[n + 1]; c++) {
+                    int child = f.childList[c];
+                    if (seenIn[child] != walk) {
+                        seenIn[child] = walk;
+                        queue[write++] = child;
+                    }
+                }
+            }
+            out.put(e.getKey(), List.copyOf(targets));
+        }
+        return out;
+    }
+
     /** The one cgroup every target is in, if no other process is in it. */
     private static Optional<String> exclusiveCgroup(Forest f, List<ProcessSample> targets) {
         Set<ProcessIdentity> set = new HashSet<>();
@@ -214,14 +373,6 @@ public final class Analyzer {
         }
         return Optional.of(shared);
     }
-
-    /** Soonest exhaustion first, then recursive, then fastest growing, then largest. */
-    static final Comparator<Group> SEVERITY = Comparator
-            .comparingDouble((Group g) -> g.secondsToExhaustion().orElse(Double.MAX_VALUE))
-            .thenComparing(g -> !g.recursive())
-            .thenComparingDouble(g -> -g.tasksGrowth().perSecond())
-            .thenComparingInt(g -> -g.tasks())
-            .thenComparing(Group::command);
 
     public static double forksPerSecond(PulseSample previous, PulseSample current) {
         double seconds = (current.monotonicNanos() - previous.monotonicNanos()) / 1e9;

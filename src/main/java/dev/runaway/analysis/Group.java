@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -17,11 +19,41 @@ import java.util.OptionalDouble;
  * @param cgroup              the one cgroup (v2 path) that holds every member, or "" when they are spread
  * @param cgroupRoom          how many more tasks that cgroup's pids.max allows; -1 when unknown or uncapped
  * @param cgroupMax           that cgroup's pids.max; -1 when unknown or uncapped
+ * @param atCap               its forks (or allocations) are being refused at a limit now: the most severe state
+ * @param cap                 the limit it presses on and its value, when at cap
+ * @param forksRefused        refusals at that cap since the last scan: forks refused by pids.max
+ *                            (pids.events), OOM kills under a memory cap; -1 where the kernel keeps no
+ *                            count (pid_max, threads-max, RLIMIT_NPROC)
+ * @param self                the console's own processes (its JVM, watchdogs, helper)
+ * @param stopped             members stopped (state T or t): by a signal, a debugger or a stop's sweep
+ * @param zombies             members that exited and wait for their parent to reap them (state Z)
+ * @param cpuShare            the group's share of all cores over the last ~10 s (0 to 1); NaN until known
  */
 public record Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
                     List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
                     OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids,
-                    String cgroup, long cgroupRoom, long cgroupMax) {
+                    String cgroup, long cgroupRoom, long cgroupMax,
+                    boolean atCap, Optional<GroupCap> cap, long forksRefused, boolean self,
+                    int stopped, int zombies, double cpuShare) implements RankedGroup {
+
+    /** A group whose process states and CPU time are not known (a test's, a recording's). */
+    public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
+                 List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
+                 OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids, String cgroup, long cgroupRoom,
+                 long cgroupMax, boolean atCap, Optional<GroupCap> cap, long forksRefused, boolean self) {
+        this(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth, bytesPerSecond,
+                secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, atCap, cap, forksRefused, self,
+                0, 0, Double.NaN);
+    }
+
+    /** A group that is not at a cap and not the console's own. */
+    public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
+                 List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
+                 OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids, String cgroup, long cgroupRoom,
+                 long cgroupMax) {
+        this(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth, bytesPerSecond,
+                secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, false, Optional.empty(), 0, false);
+    }
 
     /** A group whose cgroup's cap is not known beyond its room. */
     public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
@@ -29,5 +61,27 @@ public record Group(String command, int tasks, List<Chain> chains, boolean paren
                  OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids, String cgroup, long cgroupRoom) {
         this(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth, bytesPerSecond,
                 secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, -1);
+    }
+
+    /** This group at a cap (or no longer at one). */
+    public Group withCap(boolean atCap, Optional<GroupCap> cap, long forksRefused) {
+        return new Group(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth,
+                bytesPerSecond, secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, atCap, cap,
+                forksRefused, self, stopped, zombies, cpuShare);
+    }
+
+    @Override
+    public double secondsLeft() {
+        return secondsToExhaustion.orElse(Double.NaN);
+    }
+
+    @Override
+    public double rate() {
+        return tasksGrowth.perSecond();
+    }
+
+    @Override
+    public String growthShape() {
+        return tasksGrowth.shape().json();
     }
 }

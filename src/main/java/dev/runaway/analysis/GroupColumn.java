@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
 import dev.runaway.model.Units;
@@ -14,12 +15,19 @@ public enum GroupColumn {
     GROWTH("GROWTH", "shape of the task count over the last 10 s", 11, g -> g.tasksGrowth().shape().json()),
     RATE("RATE", "tasks per second", 9, g -> Units.perSecond(g.tasksGrowth().perSecond())),
     MEMORY("MEMORY", "resident memory of the group", 10, g -> Units.bytes(g.rssBytes())),
-    EXHAUSTS("RUNS OUT", "time until memory, pid_max, threads-max or the cgroup cap runs out", 16,
-            g -> g.secondsToExhaustion().isPresent()
+    CPU("CPU", "share of all cores over the last ~10 s", 6,
+            g -> Double.isNaN(g.cpuShare()) ? "-" : String.format(Locale.ROOT, "%.0f%%", g.cpuShare() * 100)),
+    EXHAUSTS("RUNS OUT", "time until memory, pid_max, threads-max or the cgroup cap runs out; AT CAP when it has", 16,
+            g -> g.atCap() ? "AT CAP " + g.cap().map(GroupCap::limit).orElse("")
+                    : g.secondsToExhaustion().isPresent()
                     ? String.format(Locale.ROOT, "%.0fs %s", g.secondsToExhaustion().getAsDouble(), g.exhaustedBy())
                     : "-"),
-    CHAINS("CHAINS", "chains, and the deepest", 11, g -> g.chains().size() + " d" + deepest(g)),
-    FLAGS("FLAGS", "R recursive, I all parented to init", 6, g -> (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "")),
+    CHAINS("CHAINS", "chains, and dN: the deepest has N levels", 11, g -> g.chains().size() + " d" + deepest(g)),
+    FLAGS("FLAGS", "C at a cap (forks refused), R recursive, I all parented to init, S this console", 6,
+            g -> (g.atCap() ? "C" : "") + (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "") + (g.self() ? "S" : "")),
+    STATES("T/Z", "members stopped (T) and zombies (Z)", 8, g -> g.stopped() + g.zombies() == 0 ? "-"
+            : (g.stopped() > 0 ? g.stopped() + "T" : "") + (g.stopped() > 0 && g.zombies() > 0 ? " " : "")
+            + (g.zombies() > 0 ? g.zombies() + "Z" : "")),
     COMMAND("COMMAND", "command key: executable, or the script or module an interpreter runs", 0, Group::command);
 
     private final String title;
@@ -59,6 +67,11 @@ public enum GroupColumn {
 
     /** A whole row (or, with null, the header), fitted to {@code totalWidth}. */
     public static String row(Group g, int totalWidth) {
+        return row(g, totalWidth, "");
+    }
+
+    /** A row whose command is preceded by {@code marker} (a drill's id), fitted to {@code totalWidth}. */
+    public static String row(Group g, int totalWidth, String marker) {
         StringBuilder b = new StringBuilder();
         for (GroupColumn c : values()) {
             String text = g == null ? c.title : dev.runaway.model.SafeText.terminal(c.value(g)); // names are their owners' choice
@@ -66,6 +79,7 @@ public enum GroupColumn {
                 b.append(text.length() >= c.width ? text.substring(0, c.width - 1) : text);
                 b.append(" ".repeat(Math.max(1, c.width - Math.min(text.length(), c.width - 1))));
             } else {
+                b.append(g == null ? "" : marker);
                 int room = Math.max(8, totalWidth - b.length());
                 b.append(text.length() > room ? "…" + text.substring(text.length() - room + 1) : text);
             }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
 import dev.runaway.model.ProcessIdentity;
@@ -36,9 +37,19 @@ public final class Lineage {
     }
 
     private final Map<ProcessIdentity, Origin> origins = new HashMap<>();
+    private final dev.runaway.procfs.ProcPaths paths;
     private static final int GHOST_SWEEP_EVERY = 10;
     private int updates;
     private int sweeps;
+
+    Lineage() {
+        this(dev.runaway.procfs.ProcPaths.NONE);
+    }
+
+    /** With the /proc links keys need: a relative script's working directory, a /dev/fd script's file. */
+    Lineage(dev.runaway.procfs.ProcPaths paths) {
+        this.paths = paths;
+    }
 
     /** The command key of a living process (see {@link CommandKeys}), remembered until it execs. */
     String keyOf(ProcessSample p) {
@@ -47,7 +58,7 @@ public final class Lineage {
         if (o.key == null || o.cmdline != p.cmdline() || !o.exe.equals(p.exe())) {
             o.cmdline = p.cmdline();
             o.exe = p.exe();
-            o.key = CommandKeys.of(p);
+            o.key = CommandKeys.of(p, paths);
         }
         return o.key;
     }

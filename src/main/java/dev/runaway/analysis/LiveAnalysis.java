@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
 import dev.runaway.model.PulseSample;
 import dev.runaway.model.ScanSample;
 import dev.runaway.procfs.CgroupPids;
 import dev.runaway.procfs.ProcEvents;
+import dev.runaway.procfs.ProcessCaps;
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.procfs.ProcessTable;
 import dev.runaway.procfs.PulseReader;
@@ -27,14 +29,18 @@ public final class LiveAnalysis implements AutoCloseable {
     private final List<Consumer<Snapshot>> listeners = new CopyOnWriteArrayList<>();
     private volatile PulseSample latestPulse;
     private volatile Snapshot latest;
+    private volatile long latestAtNanos;
+    private final ProcReader loadReader;
 
     public LiveAnalysis(Path procRoot, PulseReader pulse, CgroupPids cgroupPids) {
         this.pulseReader = pulse;
+        this.loadReader = new ProcReader(procRoot);
         ProcessTable table = new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize());
         // The kernel's fork and exit events spare most scans a listing of /proc (root only).
         if (procRoot.equals(Path.of("/proc"))) ProcEvents.open().ifPresent(e -> table.following(this.events = e));
         this.sampler = new Sampler(pulse, table);
-        this.analyzer = new Analyzer(cgroupPids);
+        this.analyzer = new Analyzer(cgroupPids, procRoot.equals(Path.of("/proc")) ? ProcessCaps.live() : ProcessCaps.none(),
+                new dev.runaway.procfs.ProcPaths(procRoot));
     }
 
     public static LiveAnalysis live() {
@@ -46,6 +52,12 @@ public final class LiveAnalysis implements AutoCloseable {
         sampler.onPulse(p -> latestPulse = p);
         sampler.onScan(this::onScan);
         sampler.start();
+        return this;
+    }
+
+    /** Scans at most this often while the machine is calm (see {@link Sampler#calmScanPeriod}). */
+    public LiveAnalysis calmScanPeriod(java.time.Duration period) {
+        sampler.calmScanPeriod(period);
         return this;
     }
 
@@ -62,6 +74,29 @@ public final class LiveAnalysis implements AutoCloseable {
         return latest;
     }
 
+    /** How fresh the newest snapshot is, and what holds the scans up when it is late. */
+    public ScanStatus scanStatus() {
+        Snapshot s = latest;
+        double since = s == null ? Double.NaN : (System.nanoTime() - latestAtNanos) / 1e9;
+        double load1 = 0;
+        int runnable = 0;
+        String loadavg;
+        synchronized (loadReader) {
+            loadavg = loadReader.text("loadavg").orElse("");
+        }
+        String[] f = loadavg.trim().split("\\s+"); // "0.67 0.85 0.59 3/830 21241"
+        try {
+            if (f.length >= 4) {
+                load1 = Double.parseDouble(f[0]);
+                runnable = Integer.parseInt(f[3].substring(0, f[3].indexOf('/')));
+            }
+        } catch (RuntimeException unreadable) {
+            // no load figures: the status says less
+        }
+        return new ScanStatus(since, sampler.scanRunningNanos() / 1e9, s == null ? Double.NaN : s.scanNanos() / 1e9,
+                s == null ? 0 : s.processes(), load1, runnable, Runtime.getRuntime().availableProcessors());
+    }
+
     public PulseSample latestPulse() {
         return latestPulse;
     }
@@ -71,9 +106,15 @@ public final class LiveAnalysis implements AutoCloseable {
         return analyzer.targets(command);
     }
 
+    /** For every group of the newest scan, the processes a stop of it would take (pid and start time). */
+    public Analyzer.Targeted latestTargeted() {
+        return analyzer.latestTargeted();
+    }
+
     private void onScan(ScanSample scan) {
         Snapshot snapshot = analyzer.analyze(scan, latestPulse);
         latest = snapshot;
+        latestAtNanos = System.nanoTime();
         for (Consumer<Snapshot> l : listeners) l.accept(snapshot);
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
 import dev.runaway.model.PulseSample;
@@ -13,8 +14,17 @@ import java.util.List;
  * @param analysisNanos how long deriving it took
  * @param monotonicNanos the scan's monotonic clock: the time axis growth is fitted on
  * @param newlyReparented processes this scan found adopted by init or a subreaper for the first time
+ * @param cgroups        the cgroup lens: every cgroup with processes, most severe first
  */
 public record Snapshot(Instant time, PulseSample pulse, double forksPerSecond, GrowthFit totalGrowth,
                        List<Group> groups, int processes, long scanNanos, long analysisNanos,
-                       long monotonicNanos, int newlyReparented) {
+                       long monotonicNanos, int newlyReparented, List<CgroupLoad> cgroups) {
+
+    /** A snapshot without the cgroup lens (synthetic and recorded data). */
+    public Snapshot(Instant time, PulseSample pulse, double forksPerSecond, GrowthFit totalGrowth,
+                    List<Group> groups, int processes, long scanNanos, long analysisNanos,
+                    long monotonicNanos, int newlyReparented) {
+        this(time, pulse, forksPerSecond, totalGrowth, groups, processes, scanNanos, analysisNanos, monotonicNanos,
+                newlyReparented, List.of());
+    }
 }

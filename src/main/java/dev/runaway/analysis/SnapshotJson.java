@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.PulseSample;
 
 /**
@@ -17,6 +19,14 @@ public final class SnapshotJson {
     }
 
     public static ObjectNode of(Snapshot s) {
+        return of(s, java.util.Map.of());
+    }
+
+    /**
+     * With, per group, {@code targets}: the processes (pid and start time) a stop of it would take,
+     * from {@link Analyzer#allTargets()}; a group missing from the map gets none listed.
+     */
+    public static ObjectNode of(Snapshot s, java.util.Map<String, java.util.List<ProcessIdentity>> targets) {
         ObjectNode root = JSON.createObjectNode();
         PulseSample p = s.pulse();
         root.put("time", s.time().toString());
@@ -39,8 +49,33 @@ public final class SnapshotJson {
         }
         root.put("pidMax", p.pidMax());
         root.put("threadsMax", p.threadsMax());
+        ArrayNode cgroups = root.putArray("cgroups");
+        for (CgroupLoad c : s.cgroups()) {
+            ObjectNode n = cgroups.addObject();
+            n.put("cgroup", c.path());
+            n.put("tasks", c.tasks());
+            n.put("processes", c.processes());
+            n.put("groups", c.groups());
+            n.put("tasksPerSecond", round(c.rate()));
+            n.put("growth", c.growthShape());
+            if (c.pidsMax() >= 0) n.put("pidsMax", c.pidsMax()).put("room", c.room());
+            else n.putNull("pidsMax").putNull("room");
+            n.put("atCap", c.atCap());
+            n.put("forksRefused", c.forksRefused());
+            if (Double.isNaN(c.secondsLeft())) n.putNull("secondsToCap");
+            else n.put("secondsToCap", round(c.secondsLeft()));
+            n.put("self", c.self());
+        }
         ArrayNode groups = root.putArray("groups");
-        for (Group g : s.groups()) groups.add(group(g));
+        for (Group g : s.groups()) {
+            ObjectNode n = group(g);
+            java.util.List<ProcessIdentity> t = targets.get(g.command());
+            if (t != null) {
+                ArrayNode list = n.putArray("targets");
+                for (ProcessIdentity id : t) list.addObject().put("pid", id.pid()).put("start", id.startTicks());
+            }
+            groups.add(n);
+        }
         return root;
     }
 
@@ -73,6 +108,15 @@ public final class SnapshotJson {
         }
         ArrayNode pids = n.putArray("pids");
         g.pids().forEach(pids::add);
+        n.put("atCap", g.atCap());
+        if (g.cap().isPresent()) {
+            n.putObject("cap").put("limit", g.cap().get().limit()).put("value", g.cap().get().value());
+        } else {
+            n.putNull("cap");
+        }
+        n.put("forksRefused", g.forksRefused());
+        n.put("cgroup", g.cgroup());
+        n.put("self", g.self());
         return n;
     }
 

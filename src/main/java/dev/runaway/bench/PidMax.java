@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.bench;
 
 import java.io.IOException;
@@ -8,10 +9,10 @@ import java.nio.file.Path;
 import dev.runaway.procfs.ProcReader;
 
 /**
- * Raises kernel.pid_max for a bench that needs more pids than the default 32,768, and puts the
- * old value back on close, and from a shutdown hook if the JVM ends first.
+ * Raises kernel.pid_max for a bench or drill that needs more pids than the default 32,768, and
+ * puts the old value back on close, and from a shutdown hook if the JVM ends first.
  */
-final class PidMax implements AutoCloseable {
+public final class PidMax implements AutoCloseable {
     private static final Path FILE = Path.of("/proc/sys/kernel/pid_max");
     /** The kernel refuses less; a smaller reading means the read went wrong. */
     private static final int MIN_PID_MAX = 301;
@@ -29,7 +30,7 @@ final class PidMax implements AutoCloseable {
         if (raised) Runtime.getRuntime().addShutdownHook(hook);
     }
 
-    static PidMax atLeast(int wanted, PrintWriter progress) throws IOException {
+    public static PidMax atLeast(int wanted, PrintWriter progress) throws IOException {
         // Not Files.readString: on JDK 17 it returns "3" for this file (a sysctl reports size 0).
         int now = new ProcReader(Path.of("/proc")).text("sys/kernel/pid_max").map(String::trim)
                 .map(Integer::parseInt).orElseThrow(() -> new IOException("cannot read " + FILE));
@@ -39,7 +40,7 @@ final class PidMax implements AutoCloseable {
             Files.writeString(FILE, Integer.toString(wanted));
         } catch (IOException e) {
             throw new IOException("this bench needs kernel.pid_max >= " + wanted + " (it is " + now
-                    + "); run it as root, or lower --procs", e);
+                    + "); run it as root, or ask for fewer processes", e);
         }
         progress.printf("raised kernel.pid_max from %d to %d (put back at the end)%n", now, wanted);
         return new PidMax(now, true, progress);

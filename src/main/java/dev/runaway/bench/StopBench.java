@@ -1,6 +1,6 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.bench;
 
-import dev.runaway.analysis.TargetSet;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
@@ -91,11 +91,11 @@ public final class StopBench {
     private StopEngine.Outcome guided(Drill drill) throws Exception {
         String command = switch (drill.info().scenario()) {
             case RECURSIVE -> drill.folder().resolve("deploy.sh").toString();
-            case ORPHANS -> drill.folder().resolve("cache/tool").toString();
+            case ORPHANS, PRESSING -> drill.folder().resolve("cache/tool").toString();
             case LINEAR, FANOUT -> NativeBinaries.find(NativeBinaries.DRILL_WORKER).toString();
         };
         CommandRescan rescan = new CommandRescan(PROC, command, pulse);
-        TargetSet targets = rescan.get();
+        dev.runaway.stop.Targets targets = rescan.get();
         StopPlan plan = new Planner(Disposable.forThisUser(), LibC.INSTANCE.geteuid() == 0).plan(targets);
         try (Actuator actuator = new Actuator(PROC, () -> null)) {
             return new StopEngine(actuator, rescan, s -> { }).run(plan, false);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.bench;
 
 import dev.runaway.analysis.Snapshot;
@@ -27,15 +28,23 @@ import java.util.Optional;
 public final class UiBench {
     /** What was measured. */
     public record Result(int sleepers, int processesSeen, int rowsMade, double seconds, double scanMedianMs,
-                         double scanWorstMs, UiProbe.Figures ui, double cpuCores, long rssBytes) {
+                         double scanWorstMs, UiProbe.Figures ui, double cpuCores, long rssBytes, int pressing,
+                         double pulsesPerSecond, double loadAverageMax) {
     }
 
     private final int sleepers;
     private final Duration duration;
     private final Duration warmUp;
     private final PrintWriter progress;
+    private final int pressing;
 
     public UiBench(int sleepers, Duration duration, Duration warmUp, PrintWriter progress) {
+        this(sleepers, 0, duration, warmUp, progress);
+    }
+
+    /** With {@code pressing} tasks of the pressing drill at their cap beside the sleepers: a machine on fire. */
+    public UiBench(int sleepers, int pressing, Duration duration, Duration warmUp, PrintWriter progress) {
+        this.pressing = pressing;
         this.sleepers = sleepers;
         this.duration = duration;
         this.warmUp = warmUp;
@@ -43,13 +52,19 @@ public final class UiBench {
     }
 
     public Result run() throws Exception {
-        try (PidMax pidMax = PidMax.atLeast(sleepers + 16_384, progress);
-             Sandbox sandbox = Sandboxes.create(SandboxSpec.of("bench-ui", sleepers + 64)
-                     .withLifetime(duration.plus(warmUp).plusMinutes(5)))) {
+        Duration lifetime = duration.plus(warmUp).plusMinutes(5);
+        try (PidMax pidMax = PidMax.atLeast(sleepers + pressing + 16_384, progress);
+             Sandbox sandbox = Sandboxes.create(SandboxSpec.of("bench-ui", sleepers + 64).withLifetime(lifetime));
+             dev.runaway.drill.Drill fire = pressing > 0
+                     ? dev.runaway.drill.Drills.start(dev.runaway.drill.Scenario.PRESSING, pressing, lifetime, false) : null) {
             if (sleepers > 0) {
                 progress.printf("starting %,d sleepers in %s%n", sleepers, sandbox.containment());
                 progress.flush();
                 ScanBench.startSleepers(sandbox, sleepers);
+            }
+            if (fire != null) {
+                progress.printf("%,d tasks of the pressing drill %s on their way to their cap%n", pressing, fire.info().id());
+                progress.flush();
             }
             // Recording, as the console does by default, to a file of the bench's own that goes at the end.
             Path folder = Files.createTempDirectory("runaway-bench-ui");
@@ -60,6 +75,9 @@ public final class UiBench {
                     scans.add(s.scanNanos() / 1e6);
                     processes[0] = s.processes();
                 });
+                List<Long> pulses = Collections.synchronizedList(new ArrayList<>());
+                session.live().orElseThrow().onPulse(p -> pulses.add(System.nanoTime()));
+                double[] loadMax = {0};
                 UiProbe probe = UiProbe.open(session);
                 try {
                     progress.printf("window open; warming up for %d s%n", warmUp.toSeconds());
@@ -70,11 +88,17 @@ public final class UiBench {
                     progress.printf("measuring for %d s%n", duration.toSeconds());
                     progress.flush();
                     scans.clear();
+                    pulses.clear();
                     long cpu0 = cpuNanos();
                     long t0 = System.nanoTime();
                     probe.measure(true);
-                    Thread.sleep(duration.toMillis());
+                    long end = t0 + duration.toNanos();
+                    while (System.nanoTime() < end) {
+                        loadMax[0] = Math.max(loadMax[0], load1());
+                        Thread.sleep(Math.min(1000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
+                    }
                     probe.measure(false);
+                    double pulseRate = pulses.size() / ((System.nanoTime() - t0) / 1e9);
                     double seconds = (System.nanoTime() - t0) / 1e9;
                     double cores = (cpuNanos() - cpu0) / 1e9 / seconds;
                     List<Double> sorted;
@@ -85,7 +109,7 @@ public final class UiBench {
                     return new Result(sleepers, processes[0], probe.rows(), Math.round(seconds * 10) / 10.0,
                             sorted.isEmpty() ? Double.NaN : round(ScanBench.median(sorted)),
                             sorted.isEmpty() ? Double.NaN : round(sorted.get(sorted.size() - 1)), probe.figures(),
-                            round(cores), ScanBench.peakRssBytes());
+                            round(cores), ScanBench.peakRssBytes(), pressing, round(pulseRate), round(loadMax[0]));
                 } finally {
                     probe.close();
                 }
@@ -95,6 +119,14 @@ public final class UiBench {
                 }
                 Files.deleteIfExists(folder);
             }
+        }
+    }
+
+    private static double load1() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0]);
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0;
         }
     }
 

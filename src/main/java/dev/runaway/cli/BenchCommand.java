@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,15 +22,17 @@ import java.util.concurrent.Callable;
                 "scan: starts --procs sleepers in a sandbox (raising kernel.pid_max when needed, and putting it back),",
                 "then times our scans, ps, OSHI, ProcessHandle and a minimal C reader side by side.",
                 "live: the sampler and analyzer alone, as the console runs them. stop: the guided stop and a naive",
-                "kill loop on each drill shape, --trials times. record: how fast an incident file grows with --procs",
-                "sleepers running, over --seconds."})
+                "kill loop on each drill shape, --trials times; with --pressing N, the stops side by side on N pressing tasks.",
+                "record: how fast an incident file grows with --procs sleepers running, over --seconds. metrics: runaway metrics with --procs sleepers,",
+                "--seconds alone then --seconds scraped every second."})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Parameters(paramLabel = "WHAT", description = "scan; live (the sampler and analyzer alone, as the console runs them);"
             + " stop (the guided stop and a naive kill loop on each drill shape); record (incident file size per hour);"
-            + " ui (the console window's JavaFX stalls and sample-to-screen time with --procs sleepers; needs a display)")
+            + " ui (the console window's JavaFX stalls and sample-to-screen time with --procs sleepers; needs a display);"
+            + " metrics (runaway metrics' CPU, memory, scrape time and size with --procs sleepers)")
     String what;
 
     @Option(names = "--procs", paramLabel = "N", defaultValue = "50000", description = "sleepers to start (default: ${DEFAULT-VALUE})")
@@ -47,6 +50,16 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--trials", paramLabel = "N", defaultValue = "20", description = "stop: trials per drill shape (default: ${DEFAULT-VALUE})")
     int trials;
 
+    @Option(names = "--pressing", paramLabel = "N", description = "stop: instead of the drill shapes, N tasks of the pressing"
+            + " drill at their cap (a machine on fire): the guided stop from the command line and the console's path, a naive"
+            + " kill loop and cgroup.kill side by side, and ps, runaway scan and the C reader listing the table under that load;"
+            + " ui: N pressing tasks at their cap beside the --procs sleepers")
+    Integer pressing;
+
+    @Option(names = "--cli-limit", paramLabel = "DURATION", defaultValue = "180s", converter = Durations.class,
+            description = "stop --pressing: how long the command line's stop may take before it is killed (default: ${DEFAULT-VALUE})")
+    Duration cliLimit;
+
     @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, ratioToC")
     boolean json;
 
@@ -58,8 +71,9 @@ public final class BenchCommand implements Callable<Integer> {
         if ("stop".equals(what)) return stop(out, err);
         if ("record".equals(what)) return record(out, err);
         if ("ui".equals(what)) return ui(out, err);
+        if ("metrics".equals(what)) return metrics(out, err);
         if (!"scan".equals(what)) {
-            err.println("runaway bench: unknown bench '" + what + "'; benches: scan, live, stop, record, ui");
+            err.println("runaway bench: unknown bench '" + what + "'; benches: scan, live, stop, record, ui, metrics");
             return 2;
         }
         if (procs < 1 || rounds < 1) {
@@ -100,6 +114,7 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("runaway bench: --trials must be at least 1");
             return 2;
         }
+        if (pressing != null) return pressing(out, err);
         java.util.List<dev.runaway.bench.StopBench.Row> rows = new dev.runaway.bench.StopBench(trials, err).run();
         if (json) {
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(rows));
@@ -116,20 +131,47 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code bench stop --pressing N}: the stops side by side on a machine on fire, and the listings under it. */
+    private int pressing(PrintWriter out, PrintWriter err) throws Exception {
+        if (pressing < 10) {
+            err.println("runaway bench: --pressing must be at least 10");
+            return 2;
+        }
+        int runs = spec.commandLine().getParseResult().hasMatchedOption("--trials") ? trials : 1;
+        var r = new dev.runaway.bench.PressingBench(pressing, runs, cliLimit, err).run();
+        if (json) {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
+            return 0;
+        }
+        out.printf("%,d tasks pressing on their cap%n", r.pressing());
+        out.printf("%-20s %14s %10s %5s %9s %8s  %s%n", "stop", "growth stopped", "zero", "zero?", "survivors", "load max", "measured by");
+        for (var s : r.stops()) {
+            out.printf("%-20s %11d ms %7d ms %5s %9d %8.0f  %s%s%n", s.method(), s.millisToGrowthStopped(), s.millisToZero(),
+                    s.zeroConfirmed() ? "yes" : "NO", s.survivors(), s.loadAverageMax(), s.source(),
+                    (s.planMillis() >= 0 ? "; plan " + s.planMillis() + " ms before Enter" : "") + (s.note().isEmpty() ? "" : "; " + s.note()));
+        }
+        out.printf("%n%-36s %12s %12s%n", "listing the table under that load", "ms", "processes");
+        for (var l : r.listings()) out.printf("%-36s %12.0f %12d%n", l.reader(), l.millis(), l.processes());
+        return 0;
+    }
+
     /** {@code bench ui}: the console window's responsiveness with --procs sleepers running. */
     private int ui(PrintWriter out, PrintWriter err) throws Exception {
         if (!DrillCommand.hasDisplay()) {
             err.println("runaway bench: ui needs a display (run it under Xvfb: xvfb-run -a runaway bench ui)");
             return 2;
         }
-        var r = new dev.runaway.bench.UiBench(procs, Duration.ofSeconds(seconds), Duration.ofSeconds(warmUp), err).run();
+        var r = new dev.runaway.bench.UiBench(procs, pressing == null ? 0 : pressing, Duration.ofSeconds(seconds),
+                Duration.ofSeconds(warmUp), err).run();
         if (json) {
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
             return 0;
         }
         var u = r.ui();
-        out.printf("console window with %,d sleepers (%,d processes seen, %,d rows made in the chains view), %.0f s measured%n",
-                r.sleepers(), r.processesSeen(), r.rowsMade(), r.seconds());
+        out.printf("console window with %,d sleepers%s (%,d processes seen, %,d rows made in the chains view), %.0f s measured%n",
+                r.sleepers(), r.pressing() > 0 ? String.format(" and %,d pressing tasks at their cap", r.pressing()) : "",
+                r.processesSeen(), r.rowsMade(), r.seconds());
+        out.printf("pulses: %.1f per second (10 Hz wanted); load average up to %.0f%n", r.pulsesPerSecond(), r.loadAverageMax());
         out.printf("scan: median %.1f ms, worst %.1f ms%n", r.scanMedianMs(), r.scanWorstMs());
         out.printf("JavaFX thread wait (a task posted every 20 ms, %d samples): median %.1f ms, p99 %.1f ms, worst %.1f ms;"
                 + " %d stalls over 100 ms%n", u.fxSamples(), u.fxMedianMs(), u.fxP99Ms(), u.fxWorstMs(), u.stallsOver100Ms());
@@ -140,6 +182,23 @@ public final class BenchCommand implements Callable<Integer> {
         out.printf("pulse to screen (sampler hands it over -> the header shows it, %d refreshes): median %.0f ms, p95 %.0f ms,"
                 + " worst %.0f ms%n", u.renders(), u.sampleToScreenMedianMs(), u.sampleToScreenP95Ms(), u.sampleToScreenWorstMs());
         out.printf("console: %.2f cores, peak RSS %s%n", r.cpuCores(), Units.bytes(r.rssBytes()));
+        return 0;
+    }
+
+    /** {@code bench metrics}: what runaway metrics costs with --procs sleepers running. */
+    private int metrics(PrintWriter out, PrintWriter err) throws Exception {
+        var r = new dev.runaway.bench.MetricsBench(procs, 20, Duration.ofSeconds(seconds), err).run();
+        if (json) {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
+            return 0;
+        }
+        out.printf("runaway metrics with %,d sleepers (%,d processes seen, first scan served after %.1f s), --top %d%n",
+                r.sleepers(), r.processesSeen(), r.firstScanSeconds(), r.top());
+        out.printf("CPU: %.2f cores left alone (%.0f s), %.2f cores scraped every second (%.0f s); scan median %.0f ms%n",
+                r.cpuCoresAlone(), r.secondsAlone(), r.cpuCoresScraped(), r.secondsScraped(), r.scanMedianMs());
+        out.printf("memory: RSS %s, peak %s%n", Units.bytes(r.rssBytes()), Units.bytes(r.peakRssBytes()));
+        out.printf("scrape: %d scrapes, median %.1f ms, worst %.1f ms; %,d bytes (%d series) in Prometheus text, %,d bytes in OpenMetrics%n",
+                r.scrapes(), r.scrapeMedianMs(), r.scrapeWorstMs(), r.scrapeBytes(), r.series(), r.openMetricsBytes());
         return 0;
     }
 

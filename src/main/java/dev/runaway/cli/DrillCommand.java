@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
+import dev.runaway.bench.PidMax;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.DrillInfo;
 import dev.runaway.drill.Drills;
@@ -35,10 +37,13 @@ import java.util.concurrent.Callable;
                 "  orphans    three chains of a disposable binary, parented to init (cap 600)",
                 "  recursive  deploy.sh runs the tests, a test runs deploy.sh (cap 200)",
                 "  fanout     each process starts two more (cap 1000)",
+                "  pressing   every process tries to fork every 50 ms, backing off when refused (cap 2000);",
+                "             --max-tasks up to 20000 and more (kernel.pid_max is raised for it and put back)",
                 "",
                 "Examples:",
                 "  runaway drill linear                 watch it grow to its cap, then press q",
                 "  runaway drill orphans --detach       leave it running for another tool",
+                "  runaway drill pressing --max-tasks 5000 --view terminal   a machine on fire, contained",
                 "  runaway drill --list",
                 "  runaway drill --stop drill-orphans-1a2b"},
         exitCodeListHeading = "%nExit codes:%n",
@@ -47,7 +52,7 @@ import java.util.concurrent.Callable;
 public final class DrillCommand implements Callable<Integer> {
     enum View { AUTO, WINDOW, TERMINAL, LINES }
 
-    @Parameters(arity = "0..1", paramLabel = "SCENARIO", description = "linear, orphans, recursive or fanout")
+    @Parameters(arity = "0..1", paramLabel = "SCENARIO", description = "linear, orphans, recursive, fanout or pressing")
     String scenario;
 
     @Option(names = "--max-tasks", paramLabel = "N", description = "the sandbox's process-count cap (default: per scenario)")
@@ -83,7 +88,7 @@ public final class DrillCommand implements Callable<Integer> {
         if (list) return list();
         if (stopId != null) return stop(stopId);
         if (scenario == null) {
-            err.println("runaway drill: name a scenario (linear, orphans, recursive, fanout), or use --list or --stop ID");
+            err.println("runaway drill: name a scenario (linear, orphans, recursive, fanout, pressing), or use --list or --stop ID");
             return 2;
         }
         Scenario chosen;
@@ -98,15 +103,47 @@ public final class DrillCommand implements Callable<Integer> {
             err.println("runaway drill: --max-tasks must be at least 1");
             return 2;
         }
-        if (!detach) dev.runaway.stop.OomShield.protectSelf(java.nio.file.Path.of("/proc"), null);
-        Drill drill = Drills.start(chosen, cap, lifetime, detach);
-        out.println(drill.describe());
-        out.flush();
-        if (detach) {
-            out.println("Running detached. Stop it with: runaway drill --stop " + drill.info().id());
-            return 0;
+        int pidsWanted = pidsWanted(cap);
+        if (detach && pidsWanted > currentPidMax()) {
+            err.println("runaway drill: " + cap + " tasks need kernel.pid_max >= " + pidsWanted + " (it is " + currentPidMax()
+                    + "); a detached drill could not put it back: run it without --detach, or ask for fewer tasks");
+            return 2;
         }
-        return watchThenTearDown(drill);
+        if (!detach) dev.runaway.stop.OomShield.protectSelf(java.nio.file.Path.of("/proc"), null);
+        try (PidMax pidMax = PidMax.atLeast(pidsWanted, err)) {
+            Drill drill = Drills.start(chosen, cap, lifetime, detach);
+            out.println(drill.describe());
+            out.flush();
+            if (detach) {
+                out.println("Running detached. Stop it with: runaway drill --stop " + drill.info().id());
+                return 0;
+            }
+            return watchThenTearDown(drill);
+        } catch (java.io.IOException e) {
+            err.println("runaway drill: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    /**
+     * Pids the machine needs for the drill beside what runs now, with room left over for
+     * everything else (a shell, the console, the stop): the drill must press on its own cap,
+     * never on the machine's.
+     */
+    static int pidsWanted(int cap) {
+        // /proc/loadavg's fourth field is runnable/total tasks.
+        int tasksNow = new dev.runaway.procfs.ProcReader(java.nio.file.Path.of("/proc")).text("loadavg")
+                .map(t -> t.trim().split("\\s+")).filter(f -> f.length >= 4 && f[3].contains("/"))
+                .map(f -> Integer.parseInt(f[3].substring(f[3].indexOf('/') + 1))).orElse(0);
+        return tasksNow + cap + PID_HEADROOM;
+    }
+
+    /** Pids left free beside a drill, so the machine's own limit is never what stops it. */
+    static final int PID_HEADROOM = 8_192;
+
+    private static int currentPidMax() {
+        return new dev.runaway.procfs.ProcReader(java.nio.file.Path.of("/proc")).text("sys/kernel/pid_max")
+                .map(String::trim).map(Integer::parseInt).orElse(Integer.MAX_VALUE);
     }
 
     private int watchThenTearDown(Drill drill) throws Exception {
@@ -167,6 +204,9 @@ public final class DrillCommand implements Callable<Integer> {
         return s != null && !s.isBlank();
     }
 
+    /** Start times in the machine's zone, to the second: what a person compares with a clock. */
+    private static final java.time.format.DateTimeFormatter LOCAL_TIME = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
     private int list() {
         List<RunningDrill> drills = Drills.list();
         if (drills.isEmpty()) {
@@ -180,7 +220,7 @@ public final class DrillCommand implements Callable<Integer> {
             out.printf("%-24s %-10s %7d %7d %8ds  %s%n", d.sandbox().name().label(),
                     info.map(i -> i.scenario().key()).orElse("?"), d.sandbox().taskCount(),
                     d.sandbox().spec().tasksMax(), Math.max(0, left),
-                    info.map(i -> i.startedAt().toString()).orElse("?"));
+                    info.map(i -> LOCAL_TIME.format(i.startedAt().atZone(java.time.ZoneId.systemDefault()))).orElse("?"));
         }
         return 0;
     }

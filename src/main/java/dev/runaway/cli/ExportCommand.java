@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import dev.runaway.export.ExportOptions;
@@ -22,9 +23,9 @@ import java.util.concurrent.Callable;
 
 /** {@code runaway export}: a recording's charts, series, JSON and report, headless. */
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = {"Exports a recorded incident: charts (PNG, SVG), every series as CSV, the JSON",
-                "incident, and a one-page report (HTML with the charts inlined, Markdown beside the",
-                "PNGs). All formats when none is named. Needs no display: charts are drawn with Java2D."})
+        description = {"Exports a recorded incident: charts (PNG, SVG), every series as CSV, the JSON incident, and a"
+                + " one-page report (HTML with the charts inlined, Markdown beside the PNGs).",
+                "All formats when none is named. Needs no display: charts are drawn with Java2D."})
 public final class ExportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -59,11 +60,15 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--hidpi", description = "also write each PNG at twice the size (NAME@2x.png)")
     boolean hiDpi;
 
+    @Option(names = "--group", paramLabel = "KEY", description = "chart this command group (a key as scan shows it); "
+            + "repeat for several. Default: the groups the guided stop stopped, else the largest")
+    List<String> groups = new java.util.ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter outText = spec.commandLine().getOut();
-        ExportOptions options = ExportOptions.to(out).formats(formats()).hiDpi(hiDpi);
+        ExportOptions options = ExportOptions.to(out).formats(formats()).hiDpi(hiDpi).groups(groups);
         if (from != null || to != null) {
             try {
                 options = options.range(new TimeRange(from != null ? from : Double.NEGATIVE_INFINITY, to != null ? to : Double.POSITIVE_INFINITY));

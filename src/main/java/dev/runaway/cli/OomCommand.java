@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import dev.runaway.timeline.IncidentRecorder;
@@ -25,8 +26,8 @@ import java.util.concurrent.Callable;
 
 /** {@code runaway oom}: past out-of-memory kills from the logs, as a list or an incident file to chart. */
 @Command(name = "oom", mixinStandardHelpOptions = true,
-        description = {"Lists past out-of-memory kills: the kernel's (one process each) and systemd-oomd's (a whole cgroup,",
-                "with how many processes went), from the journal where it has them, else the kernel's ring buffer.",
+        description = {"Lists past out-of-memory kills: the kernel's (one process each) and systemd-oomd's (a whole cgroup,"
+                + " with how many processes went), from the journal where it has them, else the kernel's ring buffer.",
                 "With --record FILE they become an incident file: 'runaway export FILE --out DIR' charts them."})
 public final class OomCommand implements Callable<Integer> {
     private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import dev.runaway.analysis.LiveAnalysis;
@@ -49,19 +50,32 @@ public final class RecordCommand implements Callable<Integer> {
         Path file = out != null ? out : IncidentFiles.fresh();
         var header = RecordingWriter.fields().put("source", "record").put("host", host());
         CountDownLatch done = new CountDownLatch(1);
+        // Ctrl-C runs the hook, and the JVM halts when the hook returns: it waits until the
+        // recording is closed and its closing line printed.
+        CountDownLatch closed = new CountDownLatch(1);
         Timeline timeline = Timeline.startingNow("record");
         try (LiveAnalysis live = LiveAnalysis.live();
              IncidentRecorder recorder = new IncidentRecorder(timeline,
                      Optional.of(new RecordingWriter(file, maxMiB << 20, header)))) {
             recorder.attach(live);
             live.start();
-            Thread interrupted = new Thread(done::countDown, "record-ctrl-c");
+            Thread interrupted = new Thread(() -> {
+                done.countDown();
+                try {
+                    closed.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "record-ctrl-c");
             Runtime.getRuntime().addShutdownHook(interrupted);
             err.println("runaway record: recording to " + file + (duration == null ? " until Ctrl-C" : " for " + duration.toSeconds() + " s"));
             try (OomWatcher oom = OomTimeline.watch(recorder)) {
                 err.println("runaway record: out-of-memory kills from " + oom.source());
                 return recordUntilDone(recorder, timeline, done, interrupted, file, err);
             }
+        } finally {
+            err.flush();
+            closed.countDown();
         }
     }
 
@@ -74,16 +88,17 @@ public final class RecordCommand implements Callable<Integer> {
             err.println(progress(recorder, timeline));
             err.flush();
         }
+        boolean ctrlC = false;
         try {
             Runtime.getRuntime().removeShutdownHook(interrupted);
         } catch (IllegalStateException shuttingDown) {
-            // Ctrl-C: the JVM is on its way out; the file already holds every finished line.
+            ctrlC = true; // the JVM is on its way out; the hook waits for the closing line
         }
         if (!recorder.failure().isEmpty()) {
             err.println("runaway record: " + recorder.failure());
             return 1;
         }
-        err.println(progress(recorder, timeline) + "; done: " + file);
+        err.println(progress(recorder, timeline) + (ctrlC ? "; stopped by Ctrl-C" : "") + "; done: " + file);
         return 0;
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import dev.runaway.export.IncidentReport;
@@ -17,10 +18,11 @@ import java.util.concurrent.Callable;
 
 /** {@code runaway replay FILE}: what a recorded incident comes to, as text. */
 @Command(name = "replay", mixinStandardHelpOptions = true,
-        description = {"Reads a recorded incident and tells what happened: peaks, the worst group's growth, chains and",
-                "recursion, caps, OOM kills, the guided stop's steps and time to zero. Rates are derived again from",
-                "the raw samples, so they equal what the live console showed. 'runaway console --replay FILE' shows",
-                "the same file in the window; 'runaway export FILE --out DIR' makes its charts and report."})
+        description = {"Reads a recorded incident and tells what happened: peaks, the worst group's growth, chains and"
+                + " recursion, caps, OOM kills, the guided stop's steps and time to zero.",
+                "Rates are derived again from the raw samples, so they equal what the live console showed."
+                + " 'runaway console --replay FILE' shows the same file in the window;"
+                + " 'runaway export FILE --out DIR' makes its charts and report."})
 public final class ReplayCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

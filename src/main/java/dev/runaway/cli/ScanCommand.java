@@ -1,7 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.runaway.analysis.CgroupColumn;
+import dev.runaway.analysis.CgroupLoad;
+import dev.runaway.analysis.GroupCap;
 import dev.runaway.analysis.GroupColumn;
+import dev.runaway.analysis.GroupOrder;
 import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.analysis.Snapshot;
 import dev.runaway.analysis.SnapshotJson;
@@ -34,10 +39,15 @@ public final class ScanCommand implements Callable<Integer> {
     @Option(names = "--all", description = "every group in the table view (default: the 25 most severe)")
     boolean all;
 
+    @Option(names = "--by-cgroup", description = "the machine by cgroup: tasks, growth, cap and headroom per cgroup, "
+            + "whatever the processes' commands (a runaway of copied or renamed binaries shows here as one cgroup)")
+    boolean byCgroup;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Snapshot snapshot;
+        java.util.Map<String, java.util.List<dev.runaway.model.ProcessIdentity>> targets = java.util.Map.of();
         try (LiveAnalysis live = LiveAnalysis.live().start()) {
             Thread.sleep(window.toMillis());
             snapshot = live.latest();
@@ -45,9 +55,16 @@ public final class ScanCommand implements Callable<Integer> {
                 Thread.sleep(50);
                 snapshot = live.latest();
             }
+            if (json) { // the targets of the very scan printed
+                var targeted = live.latestTargeted();
+                snapshot = targeted.snapshot();
+                targets = targeted.targets();
+            }
         }
         if (json) {
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(SnapshotJson.of(snapshot)));
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(SnapshotJson.of(snapshot, targets)));
+        } else if (byCgroup) {
+            printCgroups(out, snapshot, all ? Integer.MAX_VALUE : 25, 120);
         } else {
             printTable(out, snapshot, all ? Integer.MAX_VALUE : 25, 120);
         }
@@ -65,7 +82,41 @@ public final class ScanCommand implements Callable<Integer> {
             }
             out.println(GroupColumn.row(g, width));
         }
+        for (String line : cgroupsOfConcern(s)) out.println(line);
         out.flush();
+    }
+
+    static void printCgroups(PrintWriter out, Snapshot s, int rows, int width) {
+        out.println(Header.line(s));
+        out.println(CgroupColumn.row(null, width));
+        int shown = 0;
+        for (CgroupLoad c : s.cgroups()) {
+            if (shown++ >= rows) {
+                out.printf(Locale.ROOT, "... and %d more cgroups (--all)%n", s.cgroups().size() - rows);
+                break;
+            }
+            out.println(CgroupColumn.row(c, width));
+        }
+        out.flush();
+    }
+
+    /**
+     * Cgroups at a cap or growing whose tasks are spread over several command groups: the
+     * command table shows them as many small rows, so they are named here, under it.
+     */
+    static java.util.List<String> cgroupsOfConcern(Snapshot s) {
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        for (CgroupLoad c : s.cgroups()) {
+            GroupOrder.Tier tier = GroupOrder.tier(c);
+            // The root cgroup holds whatever nothing else does: on most machines, everything.
+            if (tier.compareTo(GroupOrder.Tier.GROWING) < 0 || c.groups() < 2 || c.path().equals("/") || lines.size() == 3) continue;
+            String state = c.atCap() ? "AT CAP " + c.cap().map(GroupCap::text).orElse("")
+                    : Double.isNaN(c.secondsLeft()) ? c.growthShape() + " " + Units.perSecond(c.rate())
+                    : String.format(Locale.ROOT, "%.0f s to its cap", c.secondsLeft());
+            lines.add(String.format(Locale.ROOT, "cgroup %s: %s, %d tasks in %d command groups (runaway scan --by-cgroup)",
+                    c.path(), state, c.tasks(), c.groups()));
+        }
+        return lines;
     }
 
     /** The one-line machine summary shared by scan and top. */

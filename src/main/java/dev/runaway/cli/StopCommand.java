@@ -1,23 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.runaway.analysis.TargetSet;
+import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.procfs.PulseReader;
+import dev.runaway.sandbox.StopStep;
 import dev.runaway.stop.Actuator;
-import dev.runaway.stop.CommandRescan;
 import dev.runaway.stop.Disposable;
+import dev.runaway.stop.EarlyFreeze;
+import dev.runaway.stop.Exclusions;
 import dev.runaway.stop.HelperClient;
-import dev.runaway.stop.StepEvents;
-import dev.runaway.timeline.IncidentAppender;
+import dev.runaway.stop.Lever;
+import dev.runaway.stop.LeverCheck;
 import dev.runaway.stop.OomShield;
-import dev.runaway.stop.Planner;
+import dev.runaway.stop.Priority;
+import dev.runaway.stop.Selector;
+import dev.runaway.stop.StepEvents;
+import dev.runaway.stop.StopCore;
 import dev.runaway.stop.StopEngine;
 import dev.runaway.stop.StopPlan;
+import dev.runaway.stop.StopSession;
 import dev.runaway.sys.LibC;
+import dev.runaway.timeline.IncidentAppender;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,21 +37,22 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 
-/** {@code runaway stop}: the guided stop from the command line. */
+/** {@code runaway stop}: the guided stop from the command line, on the one stop core. */
 @Command(name = "stop", mixinStandardHelpOptions = true,
         description = {"The guided stop: stop growth first, kill the fixed set, confirm zero, put back what was changed.",
-                "Prints the plan (targets, and each lever with why it applies or not), asks once, then runs it."},
+                "Prints the plan (targets, what is excluded, and each lever with why it can be pulled or not), asks once, then runs it."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:zero confirmed", "1:not confirmed by the user", "2:usage", "3:zero not reached (survivors listed)",
-                "4:refused (the reason is printed)"})
+        exitCodeList = {"0:zero confirmed", "1:not confirmed by the user", "2:usage",
+                "3:zero not reached or not confirmable (survivors listed)", "4:refused (the reason is printed)"})
 public final class StopCommand implements Callable<Integer> {
     static final Path PROC = Path.of("/proc");
     static final Path INSTALLED_HELPER = dev.runaway.stop.InstalledHelper.PATH;
+    /** Set by the launcher: when it started, as bash's EPOCHREALTIME (seconds.microseconds). */
+    static final String LAUNCHED_AT = "RUNAWAY_LAUNCHED_AT";
 
     @Spec
     CommandSpec spec;
@@ -55,20 +64,23 @@ public final class StopCommand implements Callable<Integer> {
         @Option(names = "--command", paramLabel = "KEY", description = "every process of this command key (see runaway scan), and all below them")
         String command;
 
-        @Option(names = "--pid", paramLabel = "PID", description = "this process and all below it")
+        @Option(names = "--pid", paramLabel = "PID", description = "this process and every descendant, followed through parents that exited")
         Integer pid;
 
-        @Option(names = "--chain", paramLabel = "ROOTPID", description = "the chain whose top is ROOTPID: it and all below it")
+        @Option(names = "--chain", paramLabel = "ROOTPID", description = "the chain whose top is ROOTPID: it and every descendant")
         Integer chain;
 
-        @Option(names = "--cgroup", paramLabel = "PATH", description = "every process in this v2 cgroup (as /proc/PID/cgroup prints it)")
+        @Option(names = "--cgroup", paramLabel = "PATH", description = "every process in this v2 cgroup and its subtree (as /proc/PID/cgroup prints it)")
         String cgroup;
     }
 
     /** Where the confirmation is read from (a test gives its own). */
     java.io.InputStream input = System.in;
 
-    @Option(names = "--yes", description = "do not ask")
+    /** Where the launcher's start time is read from (a test gives its own). */
+    java.util.Map<String, String> environment = System.getenv();
+
+    @Option(names = "--yes", description = "do not ask; the growth lever is taken as soon as the targets are known, before the plan is printed")
     boolean yes;
 
     @Option(names = "--keep-revoked", description = "leave execute permission off the binaries afterwards")
@@ -83,57 +95,128 @@ public final class StopCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        long entered = System.nanoTime();
+        long launchedMicros = launchedAtMicros();
+        long enteredMicros = epochMicros();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        String refusal = refusal();
-        if (refusal != null) {
-            err.println("runaway stop: refused: " + refusal);
-            return 4;
-        }
-        PulseReader pulse = PulseReader.live();
-        Supplier<TargetSet> rescan = rescan(pulse);
-        TargetSet targets = rescan.get();
-        if (targets.samples().isEmpty()) {
-            err.println("runaway stop: nothing matches " + targets.command() + " (see runaway scan)");
+        Selector selector = selector();
+        if (selector == null) {
+            int pid = selection.pid != null ? selection.pid : selection.chain;
+            err.println("runaway stop: refused: " + (pid <= 1 ? "pid " + pid + " is init or the kernel" : "no process " + pid));
             return 4;
         }
         boolean root = LibC.INSTANCE.geteuid() == 0;
-        StopPlan plan = new Planner(Disposable.forThisUser(), root).plan(targets);
-        if (!json) plan.describe().forEach(out::println);
-        out.flush();
         try (Actuator actuator = new Actuator(PROC, root ? () -> null : StopCommand::startInstalledHelper)) {
-            if (!root && plan.privilege().startsWith("the helper is needed")) {
-                // Started now, while the plan is read: once pids run out, pkexec cannot start.
-                err.println("runaway stop: starting the helper now (pkexec may ask for a password)");
-                if (!actuator.warmUp()) err.println("runaway stop: the helper is not available ("
-                        + actuator.helperUnavailable().orElse("it did not start") + "); only your own processes can be stopped");
+            StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
+            long coreReady = System.nanoTime();
+            // Confirmed on the command line: stop growth first, from the cheapest exact reading, then plan while frozen.
+            Optional<EarlyFreeze.Frozen> early = yes ? EarlyFreeze.tryFreeze(PROC, selector, actuator, core.exclusions()) : Optional.empty();
+            long earlyDone = System.nanoTime();
+            StopSession session = core.open(selector).prepare(early.map(f -> EarlyFreeze.targetsOf(PROC, selector, f, actuator)).orElse(null));
+            long planned = System.nanoTime();
+            if (session.state() != StopSession.State.READY) {
+                early.ifPresent(f -> thaw(actuator, f));
+                err.println("runaway stop: refused: " + session.refusal().map(StopSession.Refusal::words).orElse("nothing to stop"));
+                return 4;
             }
+            StopPlan plan = session.plan();
+            if (early.isPresent() && !(plan.chosen() == Lever.FREEZE_CGROUP && plan.cgroup().equals(Optional.of(early.get().cgroup())))) {
+                thaw(actuator, early.get()); // the plan chose otherwise: its levers decide
+                early = Optional.empty();
+            }
+            Priority priority = Priority.ofThisProcess();
+            if (!json) {
+                plan.describe().forEach(out::println);
+                out.println("Priority: " + priority.words());
+                early.ifPresent(f -> out.println("Growth stopped already, as soon as the targets were known, before this plan: "
+                        + (f.pidsCapped() ? "pids.max 0 and freezing " : "froze ") + f.cgroup() + " (" + f.members() + " processes)"));
+                if (!session.helperNote().isEmpty()) out.println("Helper: " + session.helperNote());
+            }
+            out.flush();
             OomShield.protectSelf(PROC, actuator.hasHelper() ? actuator : null).ifPresent(err::println);
             if (!yes && !confirmed(out, plan)) {
                 err.println("runaway stop: not confirmed; nothing was done");
+                session.cancel();
                 return 1;
             }
+            long confirmed = System.nanoTime();
             IncidentAppender incident = record == null ? null : IncidentAppender.open(record, "stop");
-            StopEngine engine = new StopEngine(actuator, rescan, step -> {
-                if (!json) {
-                    out.println("  " + step);
-                    out.flush();
-                }
-                if (incident != null) appendStep(incident, step, plan.command(), err);
-            });
             StopEngine.Outcome outcome;
             try {
-                outcome = engine.run(plan, keepRevoked);
+                outcome = session.run(keepRevoked, step -> {
+                    if (!json) {
+                        out.println("  " + step);
+                        out.flush();
+                    }
+                    if (incident != null) appendStep(incident, step, plan.command(), err);
+                });
             } finally {
                 if (incident != null) incident.close();
             }
-            if (json) out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(toJson(plan, outcome)));
-            else summary(out, outcome);
+            long growthStoppedNanos = early.map(EarlyFreeze.Frozen::atNanos).orElse(outcome.millisToGrowthStopped() < 0 ? -1
+                    : confirmed + outcome.millisToGrowthStopped() * 1_000_000);
+            long zeroNanos = outcome.millisToZero() < 0 ? -1 : confirmed + outcome.millisToZero() * 1_000_000;
+            Timings timings = new Timings(launchedMicros, enteredMicros, entered, coreReady, earlyDone, planned, growthStoppedNanos,
+                    zeroNanos);
+            if (json) out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(
+                    toJson(plan, outcome, timings, priority, early)));
+            else summary(out, outcome, timings);
             return outcome.zeroConfirmed() ? 0 : 3;
         }
     }
 
-    private static void appendStep(IncidentAppender incident, StopEngine.Step step, String command, PrintWriter err) {
+    /**
+     * When things happened, for the figures: the launcher's start (or the JVM's), this command's
+     * start, the plan, growth stopped, zero (nanoTime; -1 when it did not happen).
+     */
+    record Timings(long launchedMicros, long enteredMicros, long enteredNanos, long coreReadyNanos, long earlyFreezeNanos,
+                   long plannedNanos, long growthStoppedNanos, long zeroNanos) {
+        long sinceLaunch(long nanos) {
+            if (nanos < 0) return -1;
+            return (enteredMicros - launchedMicros) / 1000 + (nanos - enteredNanos) / 1_000_000;
+        }
+
+        long growthToZero() {
+            return zeroNanos < 0 || growthStoppedNanos < 0 ? -1 : (zeroNanos - growthStoppedNanos) / 1_000_000;
+        }
+    }
+
+    private static void thaw(Actuator actuator, EarlyFreeze.Frozen f) {
+        actuator.uncapPids(f.cgroup());
+        try {
+            actuator.freeze(f.cgroup(), false);
+        } catch (dev.runaway.stop.StopException e) {
+            // the engine's own restore would not know it: say nothing more than the plan does
+        }
+    }
+
+    /** The selector typed, or null when its process does not exist (or is init). */
+    private Selector selector() {
+        if (selection.command != null) return new Selector.Command(selection.command);
+        if (selection.cgroup != null) return new Selector.Cgroup(selection.cgroup);
+        int pid = selection.pid != null ? selection.pid : selection.chain;
+        if (pid <= 1) return null;
+        Optional<ProcStat> s = ProcStat.read(PROC, pid);
+        if (s.isEmpty()) return null;
+        return selection.pid != null ? new Selector.Process(s.get().identity()) : new Selector.Chain(s.get().identity());
+    }
+
+    long launchedAtMicros() {
+        String at = environment.get(LAUNCHED_AT);
+        if (at != null && at.matches("\\d+[.,]\\d{6}")) {
+            return Long.parseLong(at.substring(0, at.length() - 7)) * 1_000_000 + Long.parseLong(at.substring(at.length() - 6));
+        }
+        return ProcessHandle.current().info().startInstant().map(i -> i.getEpochSecond() * 1_000_000 + i.getNano() / 1000)
+                .orElse(epochMicros());
+    }
+
+    private static long epochMicros() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
+    }
+
+    private static void appendStep(IncidentAppender incident, StopStep step, String command, PrintWriter err) {
         try {
             incident.event(StepEvents.of(step, command, incident.timeline()));
         } catch (IOException e) {
@@ -141,34 +224,8 @@ public final class StopCommand implements Callable<Integer> {
         }
     }
 
-    /** Targets that are never taken, whatever the command line says. */
-    private String refusal() {
-        Integer pid = selection.pid != null ? selection.pid : selection.chain;
-        if (pid != null) {
-            if (pid <= 1) return "pid " + pid + " is init or the kernel";
-            if (pid == ProcessHandle.current().pid()) return "pid " + pid + " is this console";
-            if (ProcStat.read(PROC, pid).isEmpty()) return "no process " + pid;
-        }
-        if (selection.cgroup != null && (!selection.cgroup.startsWith("/") || selection.cgroup.equals("/")
-                || selection.cgroup.contains(".."))) {
-            return "'" + selection.cgroup + "' is not a cgroup below the root (write it as /proc/PID/cgroup prints it)";
-        }
-        return null;
-    }
-
-    private Supplier<TargetSet> rescan(PulseReader pulse) {
-        if (selection.command != null) return new CommandRescan(PROC, selection.command, pulse);
-        if (selection.cgroup != null) {
-            String cgroup = selection.cgroup;
-            return new CommandRescan(PROC, "cgroup " + cgroup, (p, key) -> p.cgroup().equals(cgroup) || p.cgroup().startsWith(cgroup + "/"), pulse);
-        }
-        int pid = selection.pid != null ? selection.pid : selection.chain;
-        long start = ProcStat.read(PROC, pid).map(ProcStat::startTicks).orElse(-1L);
-        return new CommandRescan(PROC, "pid " + pid, (p, key) -> p.pid() == pid && p.identity().startTicks() == start, pulse);
-    }
-
     private boolean confirmed(PrintWriter out, StopPlan plan) throws IOException {
-        out.print("Stop these " + plan.targets().size() + " processes? Type yes: ");
+        out.print("Stop these " + plan.members().size() + " processes? Type yes: ");
         out.flush();
         String answer = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8)).readLine();
         return answer != null && answer.trim().equalsIgnoreCase("yes");
@@ -179,42 +236,82 @@ public final class StopCommand implements Callable<Integer> {
         return dev.runaway.stop.InstalledHelper.start();
     }
 
-    private static void summary(PrintWriter out, StopEngine.Outcome outcome) {
-        if (outcome.zeroConfirmed()) {
-            out.printf("Zero confirmed: %d ms from confirmation to zero (the %d s stable window not counted).%n",
-                    outcome.millisToZero(), StopEngine.STABLE_WINDOW.toSeconds());
-        } else {
-            out.println("Zero NOT reached. Survivors:");
-            for (ProcessSample p : outcome.survivors()) out.println("  pid " + p.pid() + " " + (p.exe().isEmpty() ? p.comm() : p.exe()));
+    private static void summary(PrintWriter out, StopEngine.Outcome outcome, Timings t) {
+        switch (outcome.status()) {
+            case ZERO_CONFIRMED -> out.printf("Zero confirmed: growth stopped %d ms after the launcher started, zero %d ms after that"
+                    + " (the %d s stable window not counted).%n", t.sinceLaunch(t.growthStoppedNanos()), t.growthToZero(),
+                    StopEngine.STABLE_WINDOW.toSeconds());
+            case SURVIVORS -> {
+                out.println("Zero NOT reached. Survivors:");
+                for (ProcessSample p : outcome.survivors()) out.println("  pid " + p.pid() + " " + (p.exe().isEmpty() ? p.comm() : p.exe()));
+                for (int pid : outcome.order().survivors()) {
+                    if (outcome.survivors().stream().noneMatch(p -> p.pid() == pid)) out.println("  pid " + pid);
+                }
+            }
+            case UNCONFIRMED -> {
+                out.println("Zero NOT confirmed: no target is alive, but these processes, which it may have started, could not be followed:");
+                for (ProcessSample p : outcome.unfollowed()) out.println("  pid " + p.pid() + " " + (p.exe().isEmpty() ? p.comm() : p.exe()));
+            }
         }
-        if (!outcome.restoredModes().isEmpty()) {
-            outcome.restoredModes().forEach((file, mode) -> out.printf("Restored %s to mode %o%n", file, mode));
-        }
+        outcome.restoredModes().forEach((file, mode) -> out.printf("Restored %s to mode %o%n", file, mode));
     }
 
-    private static ObjectNode toJson(StopPlan plan, StopEngine.Outcome outcome) {
+    private static ObjectNode toJson(StopPlan plan, StopEngine.Outcome outcome, Timings t, Priority priority,
+                                     Optional<EarlyFreeze.Frozen> early) {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
         ObjectNode p = root.putObject("plan");
         p.put("command", plan.command());
         p.put("lever", plan.chosen().name());
+        ArrayNode order = p.putArray("order");
+        plan.order().forEach(l -> order.add(l.name()));
+        p.put("following", plan.targets().following().name());
+        p.put("privilege", plan.privilege().words());
+        p.put("priority", priority.words());
+        early.ifPresent(f -> p.putObject("frozenBeforePlan").put("cgroup", f.cgroup()).put("members", f.members())
+                .put("pidsCapped", f.pidsCapped()).put("resolveMillis", (f.resolvedNanos() - f.startedNanos()) / 1_000_000)
+                .put("freezeMillis", (f.atNanos() - f.resolvedNanos()) / 1_000_000)
+                .set("phaseMillis", mapper.valueToTree(f.phaseMillis())));
         ArrayNode targets = p.putArray("targets");
-        for (ProcessSample t : plan.targets()) {
-            targets.addObject().put("pid", t.pid()).put("startTicks", t.identity().startTicks()).put("exe", t.exe());
+        for (ProcessSample s : plan.members()) {
+            targets.addObject().put("pid", s.pid()).put("startTicks", s.identity().startTicks()).put("exe", s.exe());
+        }
+        ArrayNode checks = p.putArray("levers");
+        for (LeverCheck c : plan.checks().values()) {
+            checks.addObject().put("lever", c.lever().name()).put("feasible", c.feasible().name()).put("why", c.why());
         }
         ObjectNode applies = p.putObject("applies");
         plan.applies().forEach((l, why) -> applies.put(l.name(), why));
         ObjectNode refused = p.putObject("refused");
         plan.refused().forEach((l, why) -> refused.put(l.name(), why));
-        ArrayNode steps = root.putArray("steps");
-        for (StopEngine.Step s : outcome.steps()) {
-            steps.addObject().put("at", s.at().toString()).put("step", s.step()).put("lever", s.lever())
-                    .put("count", s.count()).put("note", s.note()).put("millis", s.millis());
+        ArrayNode excluded = p.putArray("excluded");
+        for (Exclusions.Excluded e : plan.targets().excluded()) {
+            excluded.addObject().put("pid", e.process().pid()).put("name", e.name()).put("why", e.why().name());
         }
+        ArrayNode unfollowedPlan = p.putArray("unfollowed");
+        plan.targets().unfollowed().forEach(s -> unfollowedPlan.add(s.pid()));
+        ArrayNode steps = root.putArray("steps");
+        for (StopStep s : outcome.steps()) {
+            steps.addObject().put("at", s.at().toString()).put("step", s.step()).put("action", s.action().name())
+                    .put("lever", s.lever()).put("count", s.count()).put("result", s.result().name()).put("note", s.note())
+                    .put("millis", s.millis());
+        }
+        root.put("status", outcome.status().name());
         root.put("zeroConfirmed", outcome.zeroConfirmed());
-        root.put("millisToZero", outcome.millisToZero());
+        root.put("millisToGrowthStopped", t.sinceLaunch(t.growthStoppedNanos()));
+        root.put("millisToZero", t.growthToZero());
+        ObjectNode timings = root.putObject("timings");
+        timings.put("launcherToCommand", (t.enteredMicros() - t.launchedMicros()) / 1000);
+        timings.put("launcherToCoreReady", t.sinceLaunch(t.coreReadyNanos()));
+        timings.put("launcherToEarlyFreezeDone", t.sinceLaunch(t.earlyFreezeNanos()));
+        timings.put("launcherToPlan", t.sinceLaunch(t.plannedNanos()));
+        timings.put("launcherToGrowthStopped", t.sinceLaunch(t.growthStoppedNanos()));
+        timings.put("launcherToZero", t.sinceLaunch(t.zeroNanos()));
+        timings.put("growthStoppedToZero", t.growthToZero());
         ArrayNode survivors = root.putArray("survivors");
-        outcome.survivors().forEach(s -> survivors.add(s.pid()));
+        outcome.order().survivors().forEach(survivors::add);
+        ArrayNode unfollowed = root.putArray("unfollowed");
+        outcome.unfollowed().forEach(s -> unfollowed.add(s.pid()));
         ObjectNode restored = root.putObject("restoredModes");
         outcome.restoredModes().forEach((f, m) -> restored.put(f, Integer.toOctalString(m)));
         return root;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import dev.runaway.analysis.LiveAnalysis;
@@ -13,7 +14,9 @@ import java.util.concurrent.Callable;
 /** {@code runaway top}: a refreshing terminal view of the groups, usable over SSH. */
 @Command(name = "top", mixinStandardHelpOptions = true,
         description = {"A refreshing terminal view: machine totals, then command groups, most severe first.",
-                "Press q (or Ctrl-C) to quit. Without a terminal, or with -n, prints plain frames."})
+                "Up and Down select a group, / filters, k opens the guided stop of the selected group (its plan;"
+                        + " Enter runs it, Esc cancels) and shows its steps to zero confirmed. q (or Ctrl-C) quits.",
+                "Without a terminal, or with -n, prints plain frames."})
 public final class TopCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

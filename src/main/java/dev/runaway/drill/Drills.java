@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.drill;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,6 +28,8 @@ public final class Drills {
     public static final String LABEL_PREFIX = "drill-";
     /** Memory per level of the linear drill, from the deploy-loop incident (~16 MiB a level). */
     static final long LINEAR_LEVEL_MIB = 16;
+    /** How often each process of the pressing drill tries to fork, from the fire measured in issue 14. */
+    public static final long PRESSING_PERIOD_MS = 50;
     /** The linear drill never holds more than this share of the memory available when it starts. */
     static final double LINEAR_MEMORY_SHARE = 0.25;
 
@@ -97,6 +100,8 @@ public final class Drills {
             case FANOUT -> List.of(worker.toString(), "fanout", "5");
             case ORPHANS -> List.of(DrillFiles.disposableTool(folder, worker).toString(), "orphans-start", "3", "20");
             case RECURSIVE -> List.of("/bin/bash", DrillFiles.recursivePair(folder, DrillFiles.python()).toString());
+            case PRESSING -> List.of(DrillFiles.disposableTool(folder, worker).toString(), "pressing",
+                    Long.toString(PRESSING_PERIOD_MS));
         };
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
 import java.awt.BasicStroke;
@@ -156,7 +157,13 @@ public final class ChartPainter {
     }
 
     private static void add(List<String> labels, List<Legend> keys, String label, Legend key) {
-        if (label.isEmpty() || labels.contains(label)) return;
+        if (label.isEmpty()) return;
+        int same = labels.indexOf(label);
+        if (same >= 0 && keys.get(same).equals(key)) return; // the very same key: one entry
+        if (same >= 0) {
+            String base = label;
+            label = base + " (" + (labels.stream().filter(l -> l.startsWith(base)).count() + 1) + ")";
+        }
         labels.add(label);
         keys.add(key);
     }

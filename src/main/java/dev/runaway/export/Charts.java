@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
 import dev.runaway.timeline.EventKind;
@@ -88,7 +89,7 @@ public final class Charts {
         List<PulsePoint> pulses = timeline.pulses();
         List<Chart.Line> lines = new ArrayList<>();
         List<Chart.Level> levels = new ArrayList<>();
-        List<GroupHistory> groups = shown(summary.topGroups(), GroupHistory::peakTasks);
+        List<GroupHistory> groups = subjectOr(shown(summary.topGroups(), GroupHistory::peakTasks));
         double groupPeak = 0;
         boolean first = true;
         for (GroupHistory g : groups) {
@@ -129,6 +130,11 @@ public final class Charts {
                 levels, marks, List.of(), lines.isEmpty() ? "no tasks recorded" : "");
     }
 
+    /** The incident's subject (the stopped groups, or those asked for) when it has one: a chart about the incident. */
+    private List<GroupHistory> subjectOr(List<GroupHistory> otherwise) {
+        return summary.subjects().isEmpty() ? otherwise : summary.subjects();
+    }
+
     /** Groups worth a line: up to five, none smaller than a fifth of the largest (daemons at rest). */
     private static List<GroupHistory> shown(List<GroupHistory> groups, java.util.function.ToLongFunction<GroupHistory> size) {
         long largest = groups.stream().mapToLong(size).max().orElse(0);
@@ -136,22 +142,38 @@ public final class Charts {
     }
 
     /**
-     * A group's figure at each scan. Absent from a scan that lists fewer groups than it keeps, the
-     * group had no task left: 0. Absent from a full list, it may only have dropped out of the
-     * top: a gap.
+     * A group's figure at each scan, and nothing where it did not exist: before it was first seen
+     * and while it was absent the line has a gap. At the first scan without it, when that scan
+     * lists fewer groups than it keeps (so it had no task left, not merely dropped out of the
+     * top), the line drops to 0 once: a stopped group is seen to end.
      */
     private Chart.Line groupLine(String command, String label, Color colour, boolean annotate, ToDoubleFunction<GroupPoint> value) {
         List<GroupScan> scans = timeline.scans();
         double[] xs = new double[scans.size()], ys = new double[scans.size()];
-        boolean seen = false;
+        boolean present = false;
         for (int i = 0; i < scans.size(); i++) {
             GroupScan s = scans.get(i);
             GroupPoint g = s.group(command);
             xs[i] = s.seconds();
-            if (g != null) seen = true;
-            ys[i] = g != null ? value.applyAsDouble(g) : seen && s.groups().size() < Timeline.GROUPS_PER_SCAN ? 0 : Double.NaN;
+            ys[i] = g != null ? value.applyAsDouble(g) : present && s.groups().size() < Timeline.GROUPS_PER_SCAN ? 0 : Double.NaN;
+            present = g != null;
         }
         return new Chart.Line(label, colour, xs, ys, false, annotate, false);
+    }
+
+    /** The machine's memory used at the pulse nearest {@code seconds}; NaN without pulses. */
+    private double machineUsedAt(double seconds) {
+        List<PulsePoint> pulses = timeline.pulses();
+        if (pulses.isEmpty()) return Double.NaN;
+        int lo = 0, hi = pulses.size() - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (pulses.get(mid).seconds() < seconds) lo = mid + 1;
+            else hi = mid;
+        }
+        PulsePoint best = pulses.get(lo);
+        if (lo > 0 && Math.abs(pulses.get(lo - 1).seconds() - seconds) < Math.abs(best.seconds() - seconds)) best = pulses.get(lo - 1);
+        return best.memoryUsedBytes();
     }
 
     private static Chart.Line pulseLine(String label, Color colour, boolean dashed, boolean annotate, boolean right,
@@ -170,15 +192,18 @@ public final class Charts {
      */
     private List<Chart.Mark> marks(TimeAxis axis, java.util.Set<String> plotted) {
         List<Chart.Mark> marks = new ArrayList<>();
+        Map<String, int[]> repeats = new LinkedHashMap<>(); // one mark per kind and title: the first, with a count
         Map<String, TimelineEvent> steps = new LinkedHashMap<>();
         for (TimelineEvent e : timeline.events()) {
             if (e.seconds() < axis.from() || e.seconds() > axis.to()) continue;
             switch (e.kind()) {
                 case CAP_REACHED -> {
-                    if (plotted.contains(e.command()) || (!plotted.isEmpty() && e.command().isEmpty())) marks.add(new Chart.Mark(e.seconds(), e.title(), Chart.CAP, "cap reached"));
+                    if (plotted.contains(e.command()) || (!plotted.isEmpty() && e.command().isEmpty())) {
+                        once(marks, repeats, new Chart.Mark(e.seconds(), e.title(), Chart.CAP, "cap reached"));
+                    }
                 }
                 case RECURSION -> {
-                    if (plotted.contains(e.command())) marks.add(new Chart.Mark(e.seconds(), e.title(), Chart.TOTAL, "recursion found"));
+                    if (plotted.contains(e.command())) once(marks, repeats, new Chart.Mark(e.seconds(), e.title(), Chart.TOTAL, "recursion found"));
                 }
                 case STOP_STEP -> {
                     // The first of each step, but for "confirm zero" the moment zero was confirmed.
@@ -191,6 +216,11 @@ public final class Charts {
                 default -> {
                 }
             }
+        }
+        for (int i = 0; i < marks.size(); i++) {
+            Chart.Mark m = marks.get(i);
+            int n = repeats.get(m.legend() + "\u0000" + m.label())[0];
+            if (n > 1) marks.set(i, new Chart.Mark(m.seconds(), m.label() + " (\u00d7" + n + ")", m.color(), m.legend()));
         }
         for (TimelineEvent e : steps.values()) {
             String lever = e.detail().contains(":") ? e.detail().substring(0, e.detail().indexOf(':')) : "";
@@ -205,6 +235,12 @@ public final class Charts {
         return marks;
     }
 
+    /** Adds the mark unless one of its kind and label is there: then counts it (repeats collapse into one label). */
+    private static void once(List<Chart.Mark> marks, Map<String, int[]> repeats, Chart.Mark m) {
+        int[] n = repeats.computeIfAbsent(m.legend() + "\u0000" + m.label(), k -> new int[1]);
+        if (n[0]++ == 0) marks.add(m);
+    }
+
     // ---- memory ----
 
     Chart memory() {
@@ -212,14 +248,20 @@ public final class Charts {
         List<PulsePoint> pulses = timeline.pulses();
         List<Chart.Line> lines = new ArrayList<>();
         List<Chart.Level> levels = new ArrayList<>();
-        List<GroupHistory> byRss = new ArrayList<>(shown(summary.topGroups(), GroupHistory::peakRssBytes));
+        List<GroupHistory> byRss = new ArrayList<>(subjectOr(shown(summary.topGroups(), GroupHistory::peakRssBytes)));
         byRss.sort((a, b) -> Long.compare(b.peakRssBytes(), a.peakRssBytes()));
         double groupPeak = byRss.isEmpty() ? 0 : byRss.get(0).peakRssBytes();
         double machinePeak = summary.peakMemoryUsed().map(IncidentSummary.Peak::value).orElse(0L);
         boolean apart = groupPeak > 0 && machinePeak > SHARED_AXIS * groupPeak;
         for (GroupHistory g : byRss.subList(0, Math.min(3, byRss.size()))) {
-            lines.add(groupLine(g.command(), ellipsis(Words.shortName(g.command()), 40) + " memory (RSS)", colour(g.command()),
-                    apart && g == byRss.get(0), p -> p.rssBytes()));
+            // Summed RSS counts shared pages once per process: never more than the machine had in use.
+            Chart.Line rss = groupLine(g.command(), ellipsis(Words.shortName(g.command()), 40) + " memory (RSS, at most the machine's used)",
+                    colour(g.command()), apart && g == byRss.get(0), p -> p.rssBytes());
+            for (int i = 0; i < rss.size(); i++) {
+                double used = machineUsedAt(rss.seconds()[i]);
+                if (!Double.isNaN(used) && rss.values()[i] > used) rss.values()[i] = used;
+            }
+            lines.add(rss);
         }
         memoryCap.ifPresent(cap -> levels.add(new Chart.Level("memory cap " + bytes(cap), cap, Chart.CAP, false)));
         Optional<ValueAxis> right = Optional.empty();

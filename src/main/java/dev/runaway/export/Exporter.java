@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -45,7 +46,7 @@ public final class Exporter {
     private static List<Path> export(Timeline whole, JsonNode header, ExportOptions o, Consumer<String> progress) throws IOException {
         Path dir = writableDirectory(o.out());
         Timeline timeline = o.range().map(r -> r.slice(whole)).orElse(whole);
-        IncidentSummary summary = IncidentSummary.of(timeline);
+        IncidentSummary summary = IncidentSummary.of(timeline, o.groups());
         List<Chart> charts = Charts.of(timeline, summary, o.range(), o.zone(), o.memoryCapBytes());
         List<Path> written = new ArrayList<>();
         boolean pngsForReport = o.wants(Format.REPORT) && !o.wants(Format.PNG);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
 import dev.runaway.stop.StopEngine;
@@ -27,6 +28,8 @@ import java.util.function.ToLongFunction;
  * @param secondsToZero   from the start of the guided stop to zero (zero confirmed, less the
  *                        {@link StopEngine#STABLE_WINDOW} it was watched for)
  * @param restored        what the stop put back: its {@code restore} steps, in words
+ * @param subjects        what the incident is about: the groups asked for ({@code --group}), else the
+ *                        groups the guided stop stopped; empty when neither (then the largest lead)
  */
 public record IncidentSummary(String source, Instant started, double fromSeconds, double toSeconds,
                               Optional<Peak> peakTasks, Optional<Peak> peakMemoryUsed, long memoryTotalBytes,
@@ -34,7 +37,7 @@ public record IncidentSummary(String source, Instant started, double fromSeconds
                               Optional<GroupHistory> worstGroup, List<GroupHistory> topGroups,
                               List<Finding> recursions, List<Finding> reparenting, List<Finding> caps, Oom oom,
                               List<Finding> stopSteps, OptionalDouble stopStartedSeconds, OptionalDouble secondsToZero,
-                              boolean zeroConfirmed, List<String> restored) {
+                              boolean zeroConfirmed, List<String> restored, List<GroupHistory> subjects) {
 
     /** A highest value and when. */
     public record Peak(long value, double seconds, Instant time) {
@@ -55,6 +58,11 @@ public record IncidentSummary(String source, Instant started, double fromSeconds
     public static final int TOP_GROUPS = 5;
 
     public static IncidentSummary of(Timeline timeline) {
+        return of(timeline, List.of());
+    }
+
+    /** With {@code asked} (command keys) as the subject; the stopped groups when it is empty. */
+    public static IncidentSummary of(Timeline timeline, List<String> asked) {
         List<PulsePoint> pulses = timeline.pulses();
         List<GroupScan> scans = timeline.scans();
         List<TimelineEvent> events = timeline.events();
@@ -96,17 +104,56 @@ public record IncidentSummary(String source, Instant started, double fromSeconds
         List<String> restored = new ArrayList<>();
         for (Finding f : stop) if (f.title().equals("restore")) restored.add(f.detail() + (f.count() > 0 ? " (" + f.count() + ")" : ""));
 
+        List<GroupHistory> subjects = subjects(groups, asked.isEmpty() ? stopped(stop) : asked);
+        List<GroupHistory> top = new ArrayList<>(subjects);
+        for (GroupHistory g : groups) if (top.size() < TOP_GROUPS && !subjects.contains(g)) top.add(g);
         return new IncidentSummary(timeline.source(), timeline.started(), from, to,
                 peak(pulses, PulsePoint::tasks), peak(pulses, PulsePoint::memoryUsedBytes), memoryTotal,
                 peak(pulses, PulsePoint::swapUsedBytes), swapTotal, pressure,
-                groups.stream().findFirst(), groups.subList(0, Math.min(TOP_GROUPS, groups.size())),
-                recursions(events, groups), kind(events, EventKind.REPARENTING), kind(events, EventKind.CAP_REACHED),
-                oom(events), stop, stopStarted, toZero, zero, List.copyOf(restored));
+                subjects.isEmpty() ? groups.stream().findFirst() : Optional.of(subjects.get(0)), List.copyOf(top),
+                collapse(recursions(events, groups)), collapse(kind(events, EventKind.REPARENTING)),
+                collapse(kind(events, EventKind.CAP_REACHED)), oom(events), stop, stopStarted, toZero, zero,
+                List.copyOf(restored), subjects);
     }
 
-    /** The stop's last word on zero: "confirm zero", nothing matched over the stable window. */
+    /** The command keys the guided stop acted on, in the order it first did. */
+    static List<String> stopped(List<Finding> steps) {
+        java.util.LinkedHashSet<String> keys = new java.util.LinkedHashSet<>();
+        for (Finding f : steps) if (!f.command().isEmpty()) keys.add(f.command());
+        return List.copyOf(keys);
+    }
+
+    private static List<GroupHistory> subjects(List<GroupHistory> groups, List<String> keys) {
+        List<GroupHistory> out = new ArrayList<>();
+        for (String k : keys) for (GroupHistory g : groups) if (g.command().equals(k)) out.add(g);
+        return List.copyOf(out);
+    }
+
+    /**
+     * Repeats of one finding (one cap reached again and again as a drill presses on it) as one
+     * line: the first, titled with how many times and until when it recurred.
+     */
+    static List<Finding> collapse(List<Finding> findings) {
+        java.util.Map<String, List<Finding>> byTitle = new java.util.LinkedHashMap<>();
+        for (Finding f : findings) byTitle.computeIfAbsent(f.title() + "\u0000" + f.command(), k -> new ArrayList<>()).add(f);
+        List<Finding> out = new ArrayList<>();
+        for (List<Finding> same : byTitle.values()) {
+            Finding first = same.get(0);
+            if (same.size() == 1) {
+                out.add(first);
+                continue;
+            }
+            Finding last = same.get(same.size() - 1);
+            out.add(new Finding(first.seconds(), first.time(), first.title() + " (\u00d7" + same.size() + ")",
+                    first.detail() + "; " + same.size() + " times in " + Words.duration(last.seconds() - first.seconds()),
+                    first.count(), first.command(), first.millis()));
+        }
+        return List.copyOf(out);
+    }
+
+    /** The stop's last word on zero: a "confirm zero" step counting no process (see StepEvents). */
     static boolean zeroConfirmed(Finding step) {
-        return step.title().equals("confirm zero") && step.count() == 0 && step.detail().contains("nothing matched");
+        return step.title().equals(dev.runaway.stop.StepEvents.CONFIRM_ZERO) && step.count() == 0;
     }
 
     private static Optional<Peak> peak(List<PulsePoint> pulses, ToLongFunction<PulsePoint> value) {

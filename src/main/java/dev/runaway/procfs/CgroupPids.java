@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.procfs;
 
 import java.io.IOException;
@@ -21,8 +22,14 @@ public final class CgroupPids {
         return new CgroupPids(Path.of("/sys/fs/cgroup"));
     }
 
-    /** A cgroup's pids.max and how many more tasks it allows. */
-    public record Cap(long max, long room) {
+    /**
+     * A cgroup's pids.max, how many more tasks it allows, and how many forks it has refused
+     * since it was made (the {@code max} line of pids.events, v1 and v2 alike; -1 when unreadable).
+     */
+    public record Cap(long max, long room, long refusedTotal) {
+        public Cap(long max, long room) {
+            this(max, room, -1);
+        }
     }
 
     /** The cap of the cgroup at this v2 path; empty when it has none. */
@@ -34,7 +41,8 @@ public final class CgroupPids {
             OptionalLong max = number(dir.resolve("pids.max"));
             OptionalLong current = number(dir.resolve("pids.current"));
             if (max.isPresent() && current.isPresent()) {
-                return Optional.of(new Cap(max.getAsLong(), Math.max(0, max.getAsLong() - current.getAsLong())));
+                return Optional.of(new Cap(max.getAsLong(), Math.max(0, max.getAsLong() - current.getAsLong()),
+                        keyed(dir.resolve("pids.events"), "max").orElse(-1)));
             }
         }
         return Optional.empty();
@@ -45,7 +53,20 @@ public final class CgroupPids {
         return cap(v2Path).map(c -> OptionalLong.of(c.room())).orElse(OptionalLong.empty());
     }
 
-    private static OptionalLong number(Path file) {
+    /** The number after {@code key} in a "key value" file such as pids.events or memory.events. */
+    static OptionalLong keyed(Path file, String key) {
+        try {
+            for (String line : Files.readAllLines(file)) {
+                String[] parts = line.trim().split("\\s+");
+                if (parts.length == 2 && parts[0].equals(key)) return OptionalLong.of(Long.parseLong(parts[1]));
+            }
+        } catch (IOException | NumberFormatException e) {
+            // gone or unreadable: no value
+        }
+        return OptionalLong.empty();
+    }
+
+    static OptionalLong number(Path file) {
         try {
             String text = Files.readString(file).trim();
             return text.equals("max") ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(text));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.procfs;
 
 /** System memory and swap, in bytes, as the pulse needs them. */

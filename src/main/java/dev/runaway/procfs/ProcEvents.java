@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.procfs;
 
 import com.sun.jna.LastErrorException;
@@ -35,6 +36,11 @@ public final class ProcEvents implements AutoCloseable {
         void forked(int tgid);
 
         void exited(int tgid);
+
+        /** A new process and the process that forked it; by default only the new one is passed on. */
+        default void forked(int parentTgid, int childTgid) {
+            forked(childTgid);
+        }
     }
 
     private ProcEvents(int fd) {
@@ -111,8 +117,9 @@ public final class ProcEvents implements AutoCloseable {
             int what = buffer.getInt(at + NLMSG_HDR + CN_MSG);
             int data = at + EVENT_DATA;
             if (what == PROC_EVENT_FORK) {
+                int parentTgid = buffer.getInt(data + 4);
                 int childPid = buffer.getInt(data + 8), childTgid = buffer.getInt(data + 12);
-                if (childPid == childTgid) sink.forked(childTgid); // a new thread is not a new process
+                if (childPid == childTgid) sink.forked(parentTgid, childTgid); // a new thread is not a new process
             } else if (what == PROC_EVENT_EXIT) {
                 int pid = buffer.getInt(data), tgid = buffer.getInt(data + 4);
                 if (pid == tgid) sink.exited(tgid);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.procfs;
 
 import dev.runaway.model.PulseSample;
@@ -31,6 +32,8 @@ public final class Sampler implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile boolean incident;
     private volatile PulseSample lastPulse;
+    private volatile long calmScanPeriodNanos = MIN_SCAN_PERIOD.toNanos();
+    private volatile long scanStartedNanos; // 0 between scans
     private Thread pulseThread;
     private Thread scanThread;
 
@@ -47,8 +50,23 @@ public final class Sampler implements AutoCloseable {
         scanListeners.add(listener);
     }
 
+    /** How long the scan in progress (with its listeners) has run; 0 between scans. */
+    public long scanRunningNanos() {
+        long started = scanStartedNanos;
+        return started == 0 ? 0 : System.nanoTime() - started;
+    }
+
     public boolean incident() {
         return incident;
+    }
+
+    /**
+     * Scans at most this often while calm (an exporter scraped every 15 s needs no ten scans a
+     * second); during an incident the pace is the budget's again, so a cap reached is seen soon.
+     */
+    public Sampler calmScanPeriod(Duration period) {
+        calmScanPeriodNanos = Math.max(MIN_SCAN_PERIOD.toNanos(), period.toNanos());
+        return this;
     }
 
     public synchronized Sampler start() {
@@ -65,7 +83,15 @@ public final class Sampler implements AutoCloseable {
         return t;
     }
 
+    /** How the sampling threads are scheduled ("SCHED_RR 1", "nice -20", or "" for the ordinary policy). */
+    public String priority() {
+        return priority;
+    }
+
+    private volatile String priority = "";
+
     private void pulseLoop() {
+        dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // the pulse keeps its 10 Hz whatever runs beside it
         long next = System.nanoTime();
         while (running.get()) {
             PulseSample sample = pulse.read();
@@ -79,17 +105,31 @@ public final class Sampler implements AutoCloseable {
     }
 
     private void scanLoop() {
+        priority = dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // scans keep answering under a runaway's load
         int scans = 0;
         while (running.get()) {
             boolean complete = scans++ % ProcessTable.ROUND_ROBIN_SHARE == 0;
             long started = System.nanoTime();
-            ScanSample sample = table.scan(complete);
-            for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
+            scanStartedNanos = started;
+            try {
+                ScanSample sample = table.scan(complete);
+                for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // At a task cap no thread can start: a scan that needed one is lost, the next is tried.
+                if (running.get()) System.err.println("runaway: a scan failed: " + e); // not when closing
+            }
+            scanStartedNanos = 0;
             // The budget covers the listeners too: analysing a scan costs as much as taking it.
             long work = System.nanoTime() - started;
-            long rest = restAfter(work, incident ? INCIDENT_BUDGET_CORES : CALM_BUDGET_CORES);
+            long rest = restAfter(work, incident, calmScanPeriodNanos);
             if (!sleepUntil(System.nanoTime() + rest)) return;
         }
+    }
+
+    /** The rest after a scan: the budget's, and while calm at least what fills the calm period. */
+    static long restAfter(long workNanos, boolean incident, long calmScanPeriodNanos) {
+        long rest = restAfter(workNanos, incident ? INCIDENT_BUDGET_CORES : CALM_BUDGET_CORES);
+        return incident ? rest : Math.max(rest, calmScanPeriodNanos - workNanos);
     }
 
     /** How long to rest after {@code workNanos} of scanning and analysis to stay within {@code budgetCores}. */

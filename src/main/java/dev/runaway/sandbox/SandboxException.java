@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
 /** A sandbox could not be made or used; the message says what to do about it. */

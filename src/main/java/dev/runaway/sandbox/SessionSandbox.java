@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
 import dev.runaway.procfs.ProcStat;
@@ -139,41 +140,62 @@ public final class SessionSandbox implements Sandbox {
         return -1;
     }
 
-    /** SIGSTOP sweeps until one finds nobody new (growth stopped), then SIGKILL, then confirm. */
+    /** Through the one stop order: SIGSTOP sweeps until one finds nobody new, then SIGKILL, then confirm. */
     @Override
     public synchronized TeardownReport teardown() {
         if (report != null && report.zeroConfirmed()) return report; // a failed one may be tried again
         long started = System.nanoTime();
-        List<TeardownReport.Step> steps = new ArrayList<>();
-        Set<Integer> stopped = new HashSet<>();
-        int sweeps = 0;
-        while (true) {
-            sweeps++;
-            int before = stopped.size();
-            for (ProcStat member : members()) {
-                if (LibC.INSTANCE.kill(member.pid(), LibC.SIGSTOP) == 0) stopped.add(member.pid());
+        StopOutcome outcome = new StopOrder(Duration.ZERO, Duration.ofSeconds(10), 20).run(new StopOrder.Target() {
+            @Override
+            public List<StopOrder.Growth> growthLevers() {
+                return List.of(new StopOrder.Growth() {
+                    @Override
+                    public StopStep.Action action() {
+                        return StopStep.Action.SIGSTOP;
+                    }
+
+                    @Override
+                    public StopOrder.Pulled pull() {
+                        Set<Integer> stopped = new HashSet<>();
+                        int sweeps = 0;
+                        while (true) {
+                            sweeps++;
+                            int before = stopped.size();
+                            for (ProcStat member : members()) {
+                                if (LibC.INSTANCE.kill(member.pid(), LibC.SIGSTOP) == 0) stopped.add(member.pid());
+                            }
+                            if (stopped.size() == before && sweeps > 1) break;
+                        }
+                        return new StopOrder.Pulled(stopped.size(), sweeps + " sweeps");
+                    }
+                });
             }
-            if (stopped.size() == before && sweeps > 1) break;
-        }
-        steps.add(new TeardownReport.Step("stop growth", stopped.size(), "SIGSTOP, " + sweeps + " sweeps"));
-        int killed = 0;
-        for (ProcStat member : members()) if (LibC.INSTANCE.kill(member.pid(), LibC.SIGKILL) == 0) killed++;
-        steps.add(new TeardownReport.Step("kill", killed, "SIGKILL to each member"));
-        int remaining = members().size();
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        int checks = 1;
-        while (remaining > 0 && System.nanoTime() < deadline) {
-            for (ProcStat member : members()) LibC.INSTANCE.kill(member.pid(), LibC.SIGKILL);
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+
+            @Override
+            public void kill(StopOrder.Growth held, StopOrder.Log log) {
+                long t = System.nanoTime();
+                int killed = 0;
+                for (ProcStat member : members()) if (LibC.INSTANCE.kill(member.pid(), LibC.SIGKILL) == 0) killed++;
+                log.step(StopStep.Phase.KILL, StopStep.Action.SIGKILL, killed, StopStep.Result.DONE, "to each member", t);
             }
-            remaining = members().size();
-            checks++;
-        }
-        steps.add(new TeardownReport.Step("confirm zero", remaining, checks + " checks"));
-        report = new TeardownReport(steps, remaining, Duration.ofNanos(System.nanoTime() - started));
+
+            @Override
+            public StopOrder.Census census() {
+                return StopOrder.Census.of(members().stream().map(ProcStat::pid).toList());
+            }
+
+            @Override
+            public void killStragglers(StopOrder.Census census, StopOrder.Log log) {
+                for (ProcStat member : members()) LibC.INSTANCE.kill(member.pid(), LibC.SIGKILL);
+            }
+
+            @Override
+            public void restore(StopOrder.Log log) {
+                // nothing was changed: signals only
+            }
+        }, s -> { });
+        report = new TeardownReport(outcome, outcome.zeroConfirmed() ? 0 : Math.max(1, outcome.survivors().size()),
+                Duration.ofNanos(System.nanoTime() - started));
         Sandboxes.forget(this);
         return report;
     }

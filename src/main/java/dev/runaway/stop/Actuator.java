@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 import com.sun.jna.LastErrorException;
@@ -19,9 +20,11 @@ import java.util.function.Supplier;
  * privilege) and goes to the helper only when the kernel says EPERM. The helper is started on
  * first need through {@code helperStarter}, or not at all when there is none.
  */
-public final class Actuator implements AutoCloseable {
+public final class Actuator implements Actions, AutoCloseable {
     private final Path procRoot;
     private final Path unified;
+    private final Path v1Pids;
+    private final java.util.Map<String, String[]> cappedPids = new java.util.HashMap<>();
     private final Supplier<HelperClient> helperStarter;
     private HelperClient helper;
     private int helperRequests;
@@ -33,7 +36,9 @@ public final class Actuator implements AutoCloseable {
 
     public Actuator(Path procRoot, Supplier<HelperClient> helperStarter) {
         this.procRoot = procRoot;
-        this.unified = CgroupLayout.detect().unified().orElse(null);
+        CgroupLayout layout = CgroupLayout.detect();
+        this.unified = layout.unified().orElse(null);
+        this.v1Pids = layout.v1Pids().orElse(null);
         this.helperStarter = helperStarter;
     }
 
@@ -84,6 +89,7 @@ public final class Actuator implements AutoCloseable {
         return helperRequests;
     }
 
+    @Override
     public Pidfd.Result signal(ProcessIdentity id, int signal) throws StopException {
         Pidfd.Result direct = Pidfd.signal(procRoot, id, signal);
         if (direct != Pidfd.Result.DENIED) return direct;
@@ -93,15 +99,66 @@ public final class Actuator implements AutoCloseable {
         throw new StopException("the helper refused to signal " + id + ": " + r.text());
     }
 
+    @Override
     public void freeze(String cgroup, boolean frozen) throws StopException {
         writeOrHelper(cgroup, "cgroup.freeze", frozen ? "1" : "0", (frozen ? "FREEZE " : "THAW ") + cgroup);
     }
 
+    @Override
     public void killCgroup(String cgroup) throws StopException {
         writeOrHelper(cgroup, "cgroup.kill", "1", "KILLCG " + cgroup);
     }
 
+    @Override
+    public synchronized boolean capPids(String cgroup) {
+        Path file = pidsMaxOf(cgroup);
+        if (file == null) return false;
+        try {
+            String old = Files.readString(file).trim();
+            Files.writeString(file, "0");
+            cappedPids.putIfAbsent(cgroup, new String[] {file.toString(), old});
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public synchronized void uncapPids(String cgroup) {
+        String[] was = cappedPids.remove(cgroup);
+        if (was == null) return;
+        try {
+            Files.writeString(Path.of(was[0]), was[1]);
+        } catch (IOException e) {
+            // removed meanwhile (the cgroup emptied and was taken down): nothing to put back
+        }
+    }
+
+    /** The pids.max governing this cgroup when that pids cgroup holds only its members; else null. */
+    private Path pidsMaxOf(String cgroup) {
+        Path v2 = dir(cgroup).resolve("pids.max");
+        if (Files.exists(v2)) return v2;
+        Set<Integer> members = members(cgroup);
+        if (members.isEmpty() || v1Pids == null) return null;
+        String path = null;
+        try {
+            for (String line : Files.readAllLines(procRoot.resolve(members.iterator().next() + "/cgroup"))) {
+                int at = line.indexOf(":pids:");
+                if (at >= 0) path = line.substring(at + 6);
+            }
+        } catch (IOException | RuntimeException gone) {
+            return null;
+        }
+        if (path == null || path.equals("/") || path.contains("..")) return null;
+        Path dir = v1Pids.resolve(path.substring(1));
+        Set<Integer> inPids = new HashSet<>();
+        collect(dir, inPids);
+        if (!members.containsAll(inPids)) return null; // the pids cgroup holds others too: never cap them
+        return Files.exists(dir.resolve("pids.max")) ? dir.resolve("pids.max") : null;
+    }
+
     /** Members of a cgroup and its children; cgroupfs lets anyone read them. */
+    @Override
     public Set<Integer> members(String cgroup) {
         Set<Integer> pids = new HashSet<>();
         collect(dir(cgroup), pids);
@@ -119,6 +176,7 @@ public final class Actuator implements AutoCloseable {
         }
     }
 
+    @Override
     public boolean isFrozen(String cgroup) {
         try {
             for (String line : Files.readAllLines(dir(cgroup).resolve("cgroup.events"))) {
@@ -131,6 +189,7 @@ public final class Actuator implements AutoCloseable {
     }
 
     /** Creates and freezes runaway-quarantine.NAME at the top of the v2 tree; returns its path. */
+    @Override
     public String quarantine(String name) throws StopException {
         String cgroup = "/runaway-quarantine." + name;
         try {
@@ -147,6 +206,7 @@ public final class Actuator implements AutoCloseable {
     }
 
     /** Moves one process, checked by start time, into a quarantine cgroup; false when it is gone. */
+    @Override
     public boolean move(String quarantine, ProcessIdentity id) throws StopException {
         boolean same = dev.runaway.procfs.ProcStat.read(procRoot, id.pid())
                 .map(s -> s.startTicks() == id.startTicks()).orElse(false);
@@ -165,6 +225,7 @@ public final class Actuator implements AutoCloseable {
     }
 
     /** Thaws and removes an empty quarantine cgroup. */
+    @Override
     public void release(String quarantine) throws StopException {
         try {
             Files.writeString(dir(quarantine).resolve("cgroup.freeze"), "0");
@@ -184,6 +245,7 @@ public final class Actuator implements AutoCloseable {
     }
 
     /** Takes the execute bits off; returns the old mode. */
+    @Override
     public int revoke(String file) throws StopException {
         int old;
         try {
@@ -202,6 +264,7 @@ public final class Actuator implements AutoCloseable {
         return Integer.parseInt(r.text().trim(), 8);
     }
 
+    @Override
     public void restore(String file, int mode) throws StopException {
         try {
             LibC.INSTANCE.chmod(file, mode);

@@ -1,48 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
-import dev.runaway.analysis.Analyzer;
-import dev.runaway.analysis.TargetSet;
-import dev.runaway.model.PulseSample;
-import dev.runaway.procfs.CgroupPids;
-import dev.runaway.procfs.ProcReader;
-import dev.runaway.procfs.ProcessTable;
 import dev.runaway.procfs.PulseReader;
-import dev.runaway.sys.LibC;
 
 import java.nio.file.Path;
 import java.util.function.Supplier;
 
-/**
- * A fresh, complete scan on every call, and the target set in it (of a command, a pid, a
- * cgroup): the stop
- * engine re-reads its targets this way between rounds, so new members are seen as they come.
- * Its analyzer keeps lineage across calls, so descendants whose parent exited are still found.
- */
-public final class CommandRescan implements Supplier<TargetSet> {
-    private final String command;
-    private final java.util.function.BiPredicate<dev.runaway.model.ProcessSample, String> seed;
-    private final ProcessTable table;
-    private final Analyzer analyzer;
-    private final PulseReader pulse;
+/** The definition of a command key's group ({@link Selector.Command}), read afresh on every call. */
+public final class CommandRescan implements Supplier<Targets> {
+    private final TargetRescan rescan;
 
     public CommandRescan(Path procRoot, String command, PulseReader pulse) {
-        this(procRoot, command, (p, key) -> key.equals(command), pulse);
-    }
-
-    /** Targets seeded by any rule: a pid and what is below it, or a cgroup's members. */
-    public CommandRescan(Path procRoot, String label, java.util.function.BiPredicate<dev.runaway.model.ProcessSample, String> seed,
-                         PulseReader pulse) {
-        this.command = label;
-        this.seed = seed;
-        this.table = new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize());
-        this.analyzer = new Analyzer(CgroupPids.live());
-        this.pulse = pulse;
+        this.rescan = new TargetRescan(procRoot, new Selector.Command(command), Exclusions.ofThisProcess(procRoot), pulse);
     }
 
     @Override
-    public TargetSet get() {
-        PulseSample now = pulse.read();
-        analyzer.analyze(table.scan(true), now);
-        return analyzer.targets(command, seed);
+    public Targets get() {
+        return rescan.get();
     }
 }

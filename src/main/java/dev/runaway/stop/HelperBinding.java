@@ -18,7 +18,7 @@ import java.util.Optional;
 public record HelperBinding(String command, Optional<String> cgroup, List<ProcessIdentity> targets) {
 
     public static HelperBinding of(StopPlan plan) {
-        return new HelperBinding(plan.command(), plan.cgroup(), plan.targets().stream().map(ProcessSample::identity).toList());
+        return new HelperBinding(plan.command(), plan.cgroup(), plan.members().stream().map(ProcessSample::identity).toList());
     }
 
     /** The protocol lines, in order: BIND, one TARGET per process, CONFIRM. */

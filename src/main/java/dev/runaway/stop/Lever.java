@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 /** The ways to stop a set of processes from growing, strongest first. */

@@ -1,77 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
-import dev.runaway.analysis.TargetSet;
 import dev.runaway.model.ProcessSample;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
- * Chooses how to stop growth for a target set: freeze their cgroup when it holds only them;
- * else revoke execute on their binaries when every one is disposable and none is a script run
- * by an interpreter (revoking a script does not stop {@code bash deploy.sh}); else move them
- * into a quarantine cgroup (root only); else a SIGSTOP sweep.
+ * Checks each lever for this user and machine before choosing (can this cgroup be written, is a
+ * helper there, is every binary disposable and not run through an interpreter), and orders the
+ * ones that can be pulled: those needing only your own rights first, strongest first, then
+ * those needing the helper. The engine pulls them in that order, falling back to the next when
+ * one fails at run time, down to a SIGSTOP sweep, which needs nothing but your own signals.
  */
 public final class Planner {
     private final Disposable disposable;
-    private final boolean root;
-    private final int uid;
+    private final Privilege privilege;
+    private final Path unified;
 
-    public Planner(Disposable disposable, boolean root) {
-        this(disposable, root, root ? 0 : dev.runaway.sys.LibC.INSTANCE.geteuid());
-    }
-
-    /** For a user {@code uid}; root needs no helper for anything. */
-    public Planner(Disposable disposable, boolean root, int uid) {
+    public Planner(Disposable disposable, Privilege privilege) {
         this.disposable = disposable;
-        this.root = root;
-        this.uid = uid;
+        this.privilege = privilege;
+        this.unified = dev.runaway.sandbox.CgroupLayout.detect().unified().orElse(null);
     }
 
-    public StopPlan plan(TargetSet set) {
-        Map<Lever, String> applies = new EnumMap<>(Lever.class);
-        Map<Lever, String> refused = new EnumMap<>(Lever.class);
-        Optional<String> cgroup = set.cgroup().filter(c -> !ownCgroups().contains(c));
-        if (cgroup.isPresent()) applies.put(Lever.FREEZE_CGROUP, "the cgroup " + cgroup.get() + " holds only the targets");
-        else refused.put(Lever.FREEZE_CGROUP, set.cgroup().isPresent() ? "the cgroup holds this console too"
-                : "no cgroup holds only the targets (they share one with other processes)");
+    /** As root, or as this user with no helper. */
+    public Planner(Disposable disposable, boolean root) {
+        this(disposable, new Privilege(root, root ? 0 : dev.runaway.sys.LibC.INSTANCE.geteuid(), Privilege.Helper.NONE));
+    }
 
+    public StopPlan plan(Targets set) {
+        Map<Lever, LeverCheck> checks = new EnumMap<>(Lever.class);
+        checks.put(Lever.FREEZE_CGROUP, freeze(set));
         List<String> binaries = new ArrayList<>();
-        String why = revokable(set.samples(), binaries);
-        if (why == null) applies.put(Lever.REVOKE_EXEC, String.join(", ", binaries) + " disposable");
-        else refused.put(Lever.REVOKE_EXEC, why);
-
-        if (root) applies.put(Lever.QUARANTINE, "running as root");
-        else refused.put(Lever.QUARANTINE, "needs the helper (root)");
-        applies.put(Lever.SIGSTOP_SWEEP, "always possible");
-
-        Lever chosen = Lever.SIGSTOP_SWEEP;
-        for (Lever l : Lever.values()) {
-            if (applies.containsKey(l)) {
-                chosen = l;
-                break;
+        checks.put(Lever.REVOKE_EXEC, revoke(set.members(), binaries));
+        checks.put(Lever.QUARANTINE, privilege.root() ? new LeverCheck(Lever.QUARANTINE, LeverCheck.Feasible.AS_YOU, "running as root")
+                : privilege.helperPossible() ? new LeverCheck(Lever.QUARANTINE, LeverCheck.Feasible.VIA_HELPER, "through the helper")
+                : new LeverCheck(Lever.QUARANTINE, LeverCheck.Feasible.NO, "needs root or the helper, and none is installed"));
+        long others = othersProcesses(set.members());
+        checks.put(Lever.SIGSTOP_SWEEP, privilege.root() || others == 0
+                ? new LeverCheck(Lever.SIGSTOP_SWEEP, LeverCheck.Feasible.AS_YOU, "your own signals suffice")
+                : privilege.helperPossible() ? new LeverCheck(Lever.SIGSTOP_SWEEP, LeverCheck.Feasible.VIA_HELPER,
+                        others + " targets belong to other users: signalled through the helper")
+                : new LeverCheck(Lever.SIGSTOP_SWEEP, LeverCheck.Feasible.AS_YOU, "your own processes only: " + others
+                        + " targets belong to other users and no helper is installed"));
+        List<Lever> order = new ArrayList<>();
+        for (LeverCheck c : checks.values()) if (c.possible()) order.add(c.lever());
+        order.sort(Comparator.comparing((Lever l) -> checks.get(l).feasible()).thenComparing(Lever::ordinal));
+        order.remove(Lever.SIGSTOP_SWEEP);
+        order.add(Lever.SIGSTOP_SWEEP); // the last resort, always
+        // With your own rights a sweep comes before a lever that needs the helper started now.
+        if (checks.get(Lever.SIGSTOP_SWEEP).feasible() == LeverCheck.Feasible.AS_YOU && privilege.helper() != Privilege.Helper.RUNNING) {
+            order.removeIf(l -> l != Lever.SIGSTOP_SWEEP && checks.get(l).feasible() == LeverCheck.Feasible.VIA_HELPER);
+            for (LeverCheck c : checks.values()) {
+                if (c.feasible() == LeverCheck.Feasible.VIA_HELPER && c.lever() != Lever.SIGSTOP_SWEEP) order.add(c.lever());
             }
         }
-        return new StopPlan(set.command(), set.samples(), cgroup, applies, refused, chosen,
-                chosen == Lever.REVOKE_EXEC ? List.copyOf(binaries) : List.of(), privilege(set.samples(), chosen));
+        return new StopPlan(set, checks, List.copyOf(order), order.contains(Lever.REVOKE_EXEC) ? List.copyOf(binaries) : List.of(),
+                privilege, others);
     }
 
-    /** Whether the helper is needed: for processes that are not ours, or a cgroup we cannot write. */
-    private String privilege(List<ProcessSample> targets, Lever chosen) {
-        if (root) return "running as root: no helper needed";
-        long others = targets.stream().filter(t -> t.uid() != uid).count();
-        if (others > 0) {
-            return "the helper is needed (root, through pkexec): " + others + " of the targets belong to other users";
+    private LeverCheck freeze(Targets set) {
+        if (set.cgroup().isEmpty()) return new LeverCheck(Lever.FREEZE_CGROUP, LeverCheck.Feasible.NO, set.cgroupNote());
+        String cgroup = set.cgroup().get();
+        if (privilege.root()) return new LeverCheck(Lever.FREEZE_CGROUP, LeverCheck.Feasible.AS_YOU, set.cgroupNote());
+        Path dir = unified == null ? null : unified.resolve(cgroup.substring(1));
+        if (dir != null && Files.isWritable(dir.resolve("cgroup.freeze")) && Files.isWritable(dir.resolve("cgroup.kill"))) {
+            return new LeverCheck(Lever.FREEZE_CGROUP, LeverCheck.Feasible.AS_YOU, set.cgroupNote() + "; you can write it");
         }
-        if (chosen == Lever.FREEZE_CGROUP) return "your own processes; the cgroup is frozen through the helper if it is not writable";
-        return "your own processes: no helper needed";
+        if (privilege.helperPossible()) {
+            return new LeverCheck(Lever.FREEZE_CGROUP, LeverCheck.Feasible.VIA_HELPER, set.cgroupNote() + "; you cannot write it: through the helper");
+        }
+        return new LeverCheck(Lever.FREEZE_CGROUP, LeverCheck.Feasible.NO, set.cgroupNote()
+                + ", but you cannot write its cgroup.freeze and no helper is installed");
+    }
+
+    private long othersProcesses(List<ProcessSample> targets) {
+        if (privilege.root()) return 0;
+        return targets.stream().filter(t -> t.uid() != privilege.uid()).count();
+    }
+
+    private LeverCheck revoke(List<ProcessSample> targets, List<String> binaries) {
+        String why = revokable(targets, binaries);
+        if (why != null) return new LeverCheck(Lever.REVOKE_EXEC, LeverCheck.Feasible.NO, why);
+        boolean allOwn = privilege.root() || binaries.stream().allMatch(b -> ownerOf(b) == privilege.uid());
+        String words = String.join(", ", binaries) + " disposable";
+        if (allOwn) return new LeverCheck(Lever.REVOKE_EXEC, LeverCheck.Feasible.AS_YOU, words);
+        if (privilege.helperPossible()) return new LeverCheck(Lever.REVOKE_EXEC, LeverCheck.Feasible.VIA_HELPER,
+                words + "; not all are yours: through the helper");
+        return new LeverCheck(Lever.REVOKE_EXEC, LeverCheck.Feasible.NO, words + ", but not all are yours and no helper is installed");
     }
 
     /** Null when every target's binary may be revoked; else why not (the first reason). */
@@ -90,8 +114,6 @@ public final class Planner {
             if (seen.add(t.exe())) {
                 Disposable.Verdict v = disposable.check(t.exe());
                 if (!v.disposable()) return v.why();
-                int owner = ownerOf(t.exe());
-                if (!root && owner != uid) return t.exe() + " belongs to uid " + owner + ": changing its mode needs the helper";
             }
         }
         binaries.addAll(seen);
@@ -104,20 +126,5 @@ public final class Planner {
         } catch (java.io.IOException e) {
             return -1;
         }
-    }
-
-    /** This console's own cgroup and its ancestors: never frozen or killed. */
-    private static Set<String> ownCgroups() {
-        Set<String> own = new LinkedHashSet<>();
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
-                if (!line.startsWith("0::")) continue;
-                Path p = Path.of(line.substring(3));
-                for (Path at = p; at != null; at = at.getParent()) own.add(at.toString());
-            }
-        } catch (java.io.IOException e) {
-            // unknown: nothing is excluded by it, the helper still refuses the console's cgroup
-        }
-        return own;
     }
 }

@@ -1,12 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
-import dev.runaway.analysis.TargetSet;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
+import dev.runaway.sandbox.StopOrder;
+import dev.runaway.sandbox.StopOutcome;
+import dev.runaway.sandbox.StopStep;
+import dev.runaway.sandbox.StopStep.Action;
+import dev.runaway.sandbox.StopStep.Phase;
+import dev.runaway.sandbox.StopStep.Result;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,10 +22,12 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Runs a stop plan in the order that works against a runaway: stop growth first (a kill round
- * cannot finish against a set that keeps growing), then kill the now fixed set in rounds until
- * a round finds no new member, then confirm zero from fresh scans over a stable window, then put
- * back what step 1 changed. Every step is written down as it happens.
+ * The guided stop's levers on the one stop order ({@link StopOrder}): the plan's levers are
+ * tried in its order, each falling back to the next when it fails at run time (no privilege,
+ * no helper, the kernel refused), down to SIGSTOP sweeps; the fixed set is killed by
+ * {@code cgroup.kill} when a cgroup lever held, else by SIGKILL rounds until one finds no new
+ * member; zero is confirmed against the target definition re-read on every check, never the
+ * first list; what step 1 changed is put back.
  */
 public final class StopEngine {
     public static final Duration STABLE_WINDOW = Duration.ofSeconds(2);
@@ -28,223 +36,313 @@ public final class StopEngine {
     private static final int SIGKILL = 9;
     private static final int SIGSTOP = 19;
 
-    /** One thing done: when, which step and lever, how many processes it saw or reached, and how it went. */
-    public record Step(Instant at, String step, String lever, int count, String note, long millis) {
-        @Override
-        public String toString() {
-            return String.format("%-13s %-14s %6d  %s (%d ms)", step, lever, count, note, millis);
+    /** The order's outcome, with the survivors as the last reading saw them (pid, executable). */
+    public record Outcome(StopOutcome order, List<ProcessSample> survivors, List<ProcessSample> unfollowed) {
+        public boolean zeroConfirmed() {
+            return order.zeroConfirmed();
+        }
+
+        public StopOutcome.Status status() {
+            return order.status();
+        }
+
+        public List<StopStep> steps() {
+            return order.steps();
+        }
+
+        public long millisToZero() {
+            return order.millisToZero();
+        }
+
+        public long millisToGrowthStopped() {
+            return order.millisToGrowthStopped();
+        }
+
+        public Map<String, Integer> restoredModes() {
+            return order.restoredModes();
         }
     }
 
-    /** The outcome: zero confirmed or the survivors, and the whole log. */
-    public record Outcome(boolean zeroConfirmed, List<ProcessSample> survivors, List<Step> steps, long millisToZero,
-                          Map<String, Integer> restoredModes) {
-    }
-
-    private final Actuator actuator;
-    private final Supplier<TargetSet> rescan;
-    private final Consumer<Step> listener;
-    private final List<Step> steps = new ArrayList<>();
-    private String quarantine;
+    private final Actions actions;
+    private final Supplier<Targets> rescan;
+    private final Consumer<StopStep> listener;
+    private final Duration stableWindow;
+    private final Duration confirmTimeout;
 
     /**
-     * @param rescan   a fresh scan's target set for the plan's command (members, descendants, cgroup)
+     * @param rescan   a fresh reading of the plan's target definition
      * @param listener told of every step as it happens (live counts)
      */
-    public StopEngine(Actuator actuator, Supplier<TargetSet> rescan, Consumer<Step> listener) {
-        this.actuator = actuator;
+    public StopEngine(Actions actions, Supplier<Targets> rescan, Consumer<StopStep> listener) {
+        this(actions, rescan, listener, STABLE_WINDOW, CONFIRM_TIMEOUT);
+    }
+
+    /** With a window and timeout of the caller's (the engine's unit tests). */
+    StopEngine(Actions actions, Supplier<Targets> rescan, Consumer<StopStep> listener, Duration stableWindow, Duration confirmTimeout) {
+        this.actions = actions;
         this.rescan = rescan;
         this.listener = listener;
+        this.stableWindow = stableWindow;
+        this.confirmTimeout = confirmTimeout;
     }
 
     public Outcome run(StopPlan plan, boolean keepRevoked) {
-        long started = System.nanoTime();
-        Map<String, Integer> revoked = new LinkedHashMap<>();
-        Map<String, Integer> restored = new LinkedHashMap<>();
-        boolean zero = false;
-        List<ProcessSample> survivors = List.of();
-        long toZero = -1;
-        actuator.bind(HelperBinding.of(plan));
+        // Levers start acting here: the plan's targets were confirmed by the caller.
+        actions.bind(HelperBinding.of(plan)); // a helper, when one is asked, acts on this stop's set only
+        Run run = new Run(plan, keepRevoked);
+        StopOutcome o;
         try {
-            stopGrowth(plan, revoked);
-            kill(plan);
-            survivors = confirmZero(plan);
-            zero = survivors.isEmpty();
-            toZero = (System.nanoTime() - started) / 1_000_000 - (zero ? STABLE_WINDOW.toMillis() : 0);
-        } catch (StopException e) {
-            log("error", plan.chosen().name(), 0, e.getMessage(), System.nanoTime());
+            o = new StopOrder(stableWindow, confirmTimeout, stableWindow.compareTo(STABLE_WINDOW) < 0 ? 5 : 100).run(run, listener);
         } finally {
-            restore(plan, revoked, keepRevoked, restored);
-            actuator.unbind();
+            actions.unbind();
         }
-        return new Outcome(zero, survivors, List.copyOf(steps), toZero, restored);
+        Set<Integer> left = new HashSet<>(o.survivors());
+        List<ProcessSample> survivors = new ArrayList<>();
+        List<ProcessSample> unfollowed = new ArrayList<>();
+        if (run.last != null) {
+            for (ProcessSample p : run.last.members()) if (left.contains(p.pid())) survivors.add(p);
+            for (ProcessSample p : run.last.unfollowed()) if (left.contains(p.pid())) unfollowed.add(p);
+        }
+        return new Outcome(o, List.copyOf(survivors), List.copyOf(unfollowed));
     }
 
-    private void stopGrowth(StopPlan plan, Map<String, Integer> revoked) throws StopException {
-        long t = System.nanoTime();
-        switch (plan.chosen()) {
-            case FREEZE_CGROUP -> {
-                String cgroup = plan.cgroup().orElseThrow();
-                actuator.freeze(cgroup, true);
-                waitFrozen(cgroup);
-                log("stop growth", "freeze", actuator.members(cgroup).size(), "froze " + cgroup, t);
-            }
-            case REVOKE_EXEC -> {
-                for (String binary : plan.binaries()) revoked.put(binary, actuator.revoke(binary));
-                log("stop growth", "revoke exec", revoked.size(), "execute bits off " + String.join(", ", revoked.keySet()), t);
-                // Revoking stops every new exec, not a fork without one: a sweep of SIGSTOP makes the set fixed.
-                t = System.nanoTime();
-                int stopped = sweep(SIGSTOP, "stop growth", "sigstop");
-                log("stop growth", "sigstop", stopped, "every target stopped; a sweep found no new one", t);
-            }
-            case QUARANTINE -> {
-                quarantine = actuator.quarantine(Long.toString(ProcessHandle.current().pid()) + "-" + System.nanoTime() % 100000);
-                int moved = moveAll(quarantine);
-                log("stop growth", "quarantine", moved, "moved into " + quarantine + " (frozen); a sweep found no new one", t);
-            }
-            case SIGSTOP_SWEEP -> {
-                int stopped = sweep(SIGSTOP, "stop growth", "sigstop");
-                log("stop growth", "sigstop", stopped, "every target stopped; a sweep found no new one", t);
-            }
-        }
-    }
+    /** One run of a plan: its levers, kill, census and restore. */
+    private final class Run implements StopOrder.Target, StopOrder.RestoresModes {
+        private final StopPlan plan;
+        private final boolean keepRevoked;
+        private final Map<String, Integer> revoked = new LinkedHashMap<>();
+        private final Map<String, Integer> restored = new LinkedHashMap<>();
+        private boolean frozen;
+        private boolean pidsCapped;
+        private String quarantine;
+        private String cgroupHeld; // the cgroup a lever holds the targets in: frozen, or the quarantine
+        Targets last;
 
-    /** Moves targets into the quarantine, rescanning, until a sweep finds none left outside. */
-    private int moveAll(String into) throws StopException {
-        Set<ProcessIdentity> moved = new HashSet<>();
-        for (int round = 1; round <= MAX_ROUNDS; round++) {
-            int fresh = 0;
-            for (ProcessSample p : rescan.get().samples()) {
-                if (moved.contains(p.identity())) continue;
-                if (actuator.move(into, p.identity())) fresh++;
-                moved.add(p.identity());
-            }
-            if (fresh == 0) return moved.size();
+        Run(StopPlan plan, boolean keepRevoked) {
+            this.plan = plan;
+            this.keepRevoked = keepRevoked;
+            this.last = plan.targets();
         }
-        throw new StopException("stop growth: still finding targets outside the quarantine after " + MAX_ROUNDS + " sweeps");
-    }
 
-    private void waitFrozen(String cgroup) throws StopException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!actuator.isFrozen(cgroup)) {
-            if (System.nanoTime() > deadline) throw new StopException("the cgroup " + cgroup + " did not freeze within 5 s");
-            sleep(10);
+        Targets read() {
+            last = rescan.get();
+            return last;
         }
-    }
 
-    private void kill(StopPlan plan) throws StopException {
-        long t = System.nanoTime();
-        if (plan.chosen() == Lever.FREEZE_CGROUP || quarantine != null) {
-            String cgroup = quarantine != null ? quarantine : plan.cgroup().orElseThrow();
-            int members = actuator.members(cgroup).size();
-            actuator.killCgroup(cgroup);
-            long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-            while (!actuator.members(cgroup).isEmpty() && System.nanoTime() < deadline) sleep(10);
-            log("kill", "cgroup.kill", members, "killed every member of " + cgroup, t);
-            if (live(rescan.get().samples()).isEmpty()) return;
-            t = System.nanoTime();
+        @Override
+        public List<StopOrder.Growth> growthLevers() {
+            List<StopOrder.Growth> levers = new ArrayList<>();
+            for (Lever l : plan.order()) levers.add(growth(l));
+            return levers;
         }
-        int killed = sweep(SIGKILL, "kill", "sigkill");
-        log("kill", "sigkill", killed, "rounds until one found no new member", t);
-    }
 
-    /** Signals every target, rescanning, until a round finds no one new; returns how many were reached. */
-    private int sweep(int signal, String step, String lever) throws StopException {
-        Set<ProcessIdentity> done = new HashSet<>();
-        for (int round = 1; round <= MAX_ROUNDS; round++) {
-            int fresh = 0;
-            for (ProcessSample p : rescan.get().samples()) {
-                if (done.contains(p.identity())) continue;
-                if (actuator.signal(p.identity(), signal) == Pidfd.Result.SENT) fresh++;
-                done.add(p.identity());
-            }
-            if (fresh == 0) return done.size();
+        private StopOrder.Growth growth(Lever lever) {
+            return switch (lever) {
+                case FREEZE_CGROUP -> lever(Action.FREEZE, () -> {
+                    String cgroup = plan.cgroup().orElseThrow(() -> new StopException("no cgroup holds only the targets"));
+                    // pids.max 0 first: no fork succeeds from then on, whereas the freeze holds only once
+                    // every task was scheduled to freeze itself (seconds, at thousands pressing on a cap).
+                    pidsCapped = actions.capPids(cgroup);
+                    actions.freeze(cgroup, true);
+                    frozen = true;
+                    cgroupHeld = cgroup;
+                    if (pidsCapped) return new StopOrder.Pulled(actions.members(cgroup).size(), "pids.max 0 on " + cgroup
+                            + " (no fork succeeds) and freezing it");
+                    waitFrozen(cgroup);
+                    return new StopOrder.Pulled(actions.members(cgroup).size(), "froze " + cgroup);
+                });
+                case REVOKE_EXEC -> lever(Action.REVOKE_EXEC, () -> {
+                    for (String binary : plan.binaries()) revoked.put(binary, actions.revoke(binary));
+                    // Revoking stops every new exec, not a fork without one: a sweep of SIGSTOP makes the set fixed.
+                    int stopped = sweep(SIGSTOP);
+                    return new StopOrder.Pulled(stopped, "execute bits off " + String.join(", ", revoked.keySet())
+                            + ", then every target stopped; a sweep found no new one");
+                });
+                case QUARANTINE -> lever(Action.QUARANTINE, () -> {
+                    quarantine = actions.quarantine(ProcessHandle.current().pid() + "-" + System.nanoTime() % 100000);
+                    int moved = moveAll(quarantine);
+                    cgroupHeld = quarantine;
+                    return new StopOrder.Pulled(moved, "moved into " + quarantine + " (frozen); a sweep found no new one");
+                });
+                case SIGSTOP_SWEEP -> lever(Action.SIGSTOP, () -> new StopOrder.Pulled(sweep(SIGSTOP),
+                        "every target stopped; a sweep found no new one"));
+            };
         }
-        throw new StopException(step + ": still finding new targets after " + MAX_ROUNDS + " rounds of " + lever);
-    }
 
-    /** Rescans until nothing matches for the stable window; returns the survivors (empty at zero). */
-    private List<ProcessSample> confirmZero(StopPlan plan) {
-        long t = System.nanoTime();
-        long deadline = t + CONFIRM_TIMEOUT.toNanos();
-        long zeroSince = -1;
-        int checks = 0;
-        List<ProcessSample> left = List.of();
-        while (System.nanoTime() < deadline) {
-            checks++;
-            left = live(rescan.get().samples());
-            int inCgroup = plan.cgroup().map(c -> actuator.members(c).size()).orElse(0)
-                    + (quarantine == null ? 0 : actuator.members(quarantine).size());
-            if (left.isEmpty() && inCgroup == 0) {
-                if (zeroSince < 0) zeroSince = System.nanoTime();
-                if (System.nanoTime() - zeroSince >= STABLE_WINDOW.toNanos()) {
-                    log("confirm zero", "rescan", 0, "nothing matched for " + STABLE_WINDOW.toSeconds() + " s, " + checks + " checks", t);
-                    return List.of();
+        @Override
+        public void kill(StopOrder.Growth held, StopOrder.Log log) {
+            if (cgroupHeld != null) {
+                long t = System.nanoTime();
+                int members = actions.members(cgroupHeld).size();
+                try {
+                    actions.killCgroup(cgroupHeld);
+                    long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+                    while (!actions.members(cgroupHeld).isEmpty() && System.nanoTime() < deadline) pause(10);
+                    log.step(Phase.KILL, Action.CGROUP_KILL, members, Result.DONE, "killed every member of " + cgroupHeld, t);
+                } catch (StopException | RuntimeException e) {
+                    log.step(Phase.KILL, Action.CGROUP_KILL, 0, Result.FAILED, e.getMessage(), t);
                 }
-            } else {
-                if (zeroSince >= 0) log("confirm zero", "rescan", left.size() + inCgroup, "a match came back", t);
-                zeroSince = -1;
-                for (ProcessSample p : left) {
+                if (read().members().isEmpty()) return;
+            }
+            long t = System.nanoTime();
+            try {
+                int killed = sweep(SIGKILL);
+                log.step(Phase.KILL, Action.SIGKILL, killed, Result.DONE, "rounds until one found no new member", t);
+            } catch (StopException e) {
+                log.step(Phase.KILL, Action.SIGKILL, 0, Result.FAILED, e.getMessage(), t);
+            }
+        }
+
+        @Override
+        public StopOrder.Census census() {
+            Targets now = read();
+            Set<Integer> alive = new HashSet<>();
+            for (ProcessSample p : now.members()) alive.add(p.pid());
+            if (cgroupHeld != null) alive.addAll(actions.members(cgroupHeld)); // the kernel's count of what the lever holds
+            List<Integer> unfollowed = new ArrayList<>();
+            for (ProcessSample p : now.unfollowed()) unfollowed.add(p.pid());
+            return new StopOrder.Census(List.copyOf(alive), 0, List.copyOf(unfollowed));
+        }
+
+        @Override
+        public void killStragglers(StopOrder.Census census, StopOrder.Log log) {
+            long t = System.nanoTime();
+            for (ProcessSample p : last.members()) {
+                try {
+                    actions.signal(p.identity(), SIGKILL);
+                } catch (StopException e) {
+                    log.step(Phase.CONFIRM_ZERO, Action.SIGKILL, 1, Result.FAILED, e.getMessage(), t);
+                }
+            }
+            if (cgroupHeld != null) {
+                try {
+                    actions.killCgroup(cgroupHeld);
+                } catch (StopException e) {
+                    // logged once in the kill step; the members are signalled one by one above
+                }
+            }
+        }
+
+        @Override
+        public void restore(StopOrder.Log log) {
+            long t = System.nanoTime();
+            if (pidsCapped) {
+                actions.uncapPids(plan.cgroup().orElseThrow());
+                log.step(Phase.RESTORE, Action.PIDS_MAX_ZERO, 1, Result.DONE, "pids.max of " + plan.cgroup().get() + " back as it was", t);
+            }
+            if (frozen) {
+                try {
+                    actions.freeze(plan.cgroup().orElseThrow(), false);
+                    log.step(Phase.RESTORE, Action.THAW, 1, Result.DONE, "thawed " + plan.cgroup().get(), t);
+                } catch (StopException | RuntimeException e) {
+                    log.step(Phase.RESTORE, Action.THAW, 0, Result.FAILED, "the cgroup is gone or could not be thawed: " + e.getMessage(), t);
+                }
+            }
+            if (quarantine != null) {
+                try {
+                    actions.release(quarantine);
+                    log.step(Phase.RESTORE, Action.RELEASE_QUARANTINE, 1, Result.DONE, "removed " + quarantine, t);
+                } catch (StopException e) {
+                    log.step(Phase.RESTORE, Action.RELEASE_QUARANTINE, 0, Result.FAILED, e.getMessage(), t);
+                }
+            }
+            if (revoked.isEmpty()) return;
+            if (keepRevoked) {
+                log.step(Phase.RESTORE, Action.RESTORE_MODES, 0, Result.KEPT, "execute bits left off, as asked: "
+                        + String.join(", ", revoked.keySet()), t);
+                return;
+            }
+            for (Map.Entry<String, Integer> e : revoked.entrySet()) {
+                try {
+                    actions.restore(e.getKey(), e.getValue());
+                    restored.put(e.getKey(), e.getValue());
+                } catch (StopException ex) {
+                    log.step(Phase.RESTORE, Action.RESTORE_MODES, 0, Result.FAILED, ex.getMessage(), t);
+                }
+            }
+            log.step(Phase.RESTORE, Action.RESTORE_MODES, restored.size(), Result.DONE, "modes back as recorded", t);
+        }
+
+        @Override
+        public Map<String, Integer> restoredModes() {
+            return restored;
+        }
+
+        /** Moves targets into the quarantine, re-reading them, until a sweep finds none left outside. */
+        private int moveAll(String into) throws StopException {
+            Set<ProcessIdentity> moved = new HashSet<>();
+            for (int round = 1; round <= MAX_ROUNDS; round++) {
+                int fresh = 0;
+                for (ProcessSample p : read().members()) {
+                    if (moved.contains(p.identity())) continue;
+                    if (actions.move(into, p.identity())) fresh++;
+                    moved.add(p.identity());
+                }
+                if (fresh == 0) return moved.size();
+            }
+            throw new StopException("still finding targets outside the quarantine after " + MAX_ROUNDS + " sweeps");
+        }
+
+        private void waitFrozen(String cgroup) throws StopException {
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (!actions.isFrozen(cgroup)) {
+                if (System.nanoTime() > deadline) throw new StopException("the cgroup " + cgroup + " did not freeze within 5 s");
+                pause(10);
+            }
+        }
+
+        /**
+         * Signals every member, re-reading the definition, until a round finds no one new; returns
+         * how many were reached. Fails when some could not be signalled at all (not ours, no helper).
+         */
+        private int sweep(int signal) throws StopException {
+            Set<ProcessIdentity> done = new HashSet<>();
+            Map<ProcessIdentity, String> denied = new HashMap<>();
+            for (int round = 1; round <= MAX_ROUNDS; round++) {
+                int fresh = 0;
+                for (ProcessSample p : read().members()) {
+                    if (!done.add(p.identity())) continue;
                     try {
-                        actuator.signal(p.identity(), SIGKILL);
+                        if (actions.signal(p.identity(), signal) == Pidfd.Result.SENT) fresh++;
                     } catch (StopException e) {
-                        log("confirm zero", "sigkill", 1, e.getMessage(), t);
+                        denied.put(p.identity(), e.getMessage());
                     }
                 }
+                if (fresh == 0) {
+                    if (!denied.isEmpty()) {
+                        throw new StopException(denied.size() + " of " + done.size() + " targets could not be signalled: "
+                                + denied.values().iterator().next());
+                    }
+                    return done.size();
+                }
             }
-            sleep(100);
+            throw new StopException("still finding new targets after " + MAX_ROUNDS + " rounds");
         }
-        log("confirm zero", "rescan", left.size(), "zero not reached within " + CONFIRM_TIMEOUT.toSeconds() + " s", t);
-        return left;
     }
 
-    private static List<ProcessSample> live(List<ProcessSample> samples) {
-        List<ProcessSample> live = new ArrayList<>();
-        for (ProcessSample p : samples) if (p.state() != 'Z' && p.state() != 'X') live.add(p);
-        return live;
+    private interface Pull {
+        StopOrder.Pulled pull() throws StopException;
     }
 
-    private void restore(StopPlan plan, Map<String, Integer> revoked, boolean keepRevoked, Map<String, Integer> restored) {
-        long t = System.nanoTime();
-        try {
-            if (plan.chosen() == Lever.FREEZE_CGROUP && plan.cgroup().isPresent()) {
-                actuator.freeze(plan.cgroup().get(), false);
-                log("restore", "thaw", 1, "thawed " + plan.cgroup().get(), t);
+    private static StopOrder.Growth lever(Action action, Pull pull) {
+        return new StopOrder.Growth() {
+            @Override
+            public Action action() {
+                return action;
             }
-        } catch (StopException | RuntimeException e) {
-            log("restore", "thaw", 0, "the cgroup is gone or could not be thawed: " + e.getMessage(), t);
-        }
-        if (quarantine != null) {
-            try {
-                actuator.release(quarantine);
-                log("restore", "quarantine", 1, "removed " + quarantine, t);
-            } catch (StopException e) {
-                log("restore", "quarantine", 0, e.getMessage(), t);
+
+            @Override
+            public StopOrder.Pulled pull() throws StopOrder.Failed {
+                try {
+                    return pull.pull();
+                } catch (StopException e) {
+                    throw new StopOrder.Failed(e.getMessage());
+                }
             }
-        }
-        if (revoked.isEmpty()) return;
-        if (keepRevoked) {
-            log("restore", "revoke exec", 0, "execute bits left off, as asked: " + String.join(", ", revoked.keySet()), t);
-            return;
-        }
-        for (Map.Entry<String, Integer> e : revoked.entrySet()) {
-            try {
-                actuator.restore(e.getKey(), e.getValue());
-                restored.put(e.getKey(), e.getValue());
-            } catch (StopException ex) {
-                log("restore", "revoke exec", 0, ex.getMessage(), t);
-            }
-        }
-        log("restore", "revoke exec", restored.size(), "modes back as recorded", t);
+        };
     }
 
-    private void log(String step, String lever, int count, String note, long startedNanos) {
-        Step s = new Step(Instant.now(), step, lever, count, note, (System.nanoTime() - startedNanos) / 1_000_000);
-        steps.add(s);
-        listener.accept(s);
-    }
-
-    private static void sleep(long millis) {
+    private static void pause(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

@@ -1,52 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 import dev.runaway.model.ProcessSample;
 
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a guided stop will do, before it does it: the targets (pid, start time, executable),
- * each lever with why it applies or why not, and the one chosen to stop growth.
+ * What a guided stop will do, before it does it: the targets (pid, start time, executable) by
+ * their definition, what is excluded and why, what cannot be followed, each lever checked for
+ * this user with why it can or cannot be pulled, and the order the engine will try them in.
  *
- * @param command   the command key the targets were chosen by (they are re-read by it)
- * @param cgroup    a cgroup holding only the targets, when there is one
- * @param binaries  the disposable binaries REVOKE_EXEC would change
- * @param privilege whether the helper (root, through pkexec) is needed, and why
+ * @param targets  the definition's first reading (the engine re-reads it between rounds)
+ * @param checks   every lever, checked
+ * @param order    the levers the engine tries, in order; the first is the one chosen
+ * @param binaries the disposable binaries REVOKE_EXEC would change
+ * @param others   how many targets belong to other users
  */
-public record StopPlan(String command, List<ProcessSample> targets, Optional<String> cgroup,
-                       Map<Lever, String> applies, Map<Lever, String> refused, Lever chosen, List<String> binaries,
-                       String privilege) {
+public record StopPlan(Targets targets, Map<Lever, LeverCheck> checks, List<Lever> order, List<String> binaries,
+                       Privilege privilege, long others) {
+
+    public String command() {
+        return targets.command();
+    }
+
+    public List<ProcessSample> members() {
+        return targets.members();
+    }
+
+    public Optional<String> cgroup() {
+        return targets.cgroup();
+    }
+
+    /** The lever tried first. */
+    public Lever chosen() {
+        return order.get(0);
+    }
+
+    /** Levers that can be pulled, with why. */
+    public Map<Lever, String> applies() {
+        Map<Lever, String> m = new EnumMap<>(Lever.class);
+        checks.forEach((l, c) -> {
+            if (c.possible()) m.put(l, c.why());
+        });
+        return m;
+    }
+
+    /** Levers that cannot, with why not. */
+    public Map<Lever, String> refused() {
+        Map<Lever, String> m = new EnumMap<>(Lever.class);
+        checks.forEach((l, c) -> {
+            if (!c.possible()) m.put(l, c.why());
+        });
+        return m;
+    }
+
+    /** Whether the helper may be needed: for other users' processes, or a lever only it can pull. */
+    public boolean needsHelper() {
+        if (privilege.root()) return false;
+        return others > 0 || checks.get(chosen()).feasible() == LeverCheck.Feasible.VIA_HELPER;
+    }
 
     /** The plan as lines for a terminal or a panel. */
     public List<String> describe() {
-        List<String> lines = new java.util.ArrayList<>();
-        lines.add("Stop plan for " + command + ": " + targets.size() + " processes");
+        List<String> lines = new ArrayList<>();
+        List<ProcessSample> t = targets.members();
+        lines.add("Stop plan for " + command() + ": " + t.size() + " processes");
         int shown = 0;
-        for (ProcessSample t : targets) {
+        for (ProcessSample p : t) {
             if (shown++ == 10) {
-                lines.add("  ... and " + (targets.size() - 10) + " more");
+                lines.add("  ... and " + (t.size() - 10) + " more");
                 break;
             }
-            lines.add("  pid " + t.pid() + " (started at tick " + t.identity().startTicks() + ") " + (t.exe().isEmpty() ? t.comm() : t.exe()));
+            lines.add("  pid " + p.pid() + " (started at tick " + p.identity().startTicks() + ") " + (p.exe().isEmpty() ? p.comm() : p.exe()));
         }
-        lines.add("Privilege: " + privilege);
-        lines.add("1. Stop growth: " + chosen.description() + " (" + applies.get(chosen) + ")");
-        for (Lever l : Lever.values()) {
-            if (l == chosen) continue;
-            lines.add("   " + (applies.containsKey(l) ? "also possible: " : "not: ") + l.description() + ": "
-                    + (applies.containsKey(l) ? applies.get(l) : refused.get(l)));
+        lines.add("Followed: " + targets.following().words());
+        for (Exclusions.Excluded e : targets.excluded()) {
+            lines.add("Excluded: pid " + e.process().pid() + " (" + e.name() + "): " + e.why().words());
+        }
+        if (!targets.unfollowed().isEmpty()) {
+            lines.add("Cannot follow: " + targets.unfollowed().size() + " processes in the same session, started after it, were"
+                    + " adopted by init before a scan saw their parent; they are not targets, and zero will not be claimed"
+                    + " while they live (stop them by --cgroup or --command)");
+            targets.unfollowed().stream().limit(5).forEach(p -> lines.add("  pid " + p.pid() + " " + (p.exe().isEmpty() ? p.comm() : p.exe())));
+        }
+        lines.add("Privilege: " + privilege.words() + (others > 0 ? "; " + others + " targets belong to other users" : ""));
+        lines.add("1. Stop growth: " + chosen().description() + " (" + checks.get(chosen()).why() + ")");
+        for (int i = 1; i < order.size(); i++) {
+            lines.add("   if that fails: " + order.get(i).description() + " (" + checks.get(order.get(i)).why() + ")");
+        }
+        for (LeverCheck c : checks.values()) {
+            if (!c.possible()) lines.add("   not: " + c.lever().description() + ": " + c.why());
         }
         lines.add("2. Kill the fixed set: " + (cgroupLever() ? "cgroup.kill" : "SIGKILL each target through a pidfd, checking its start time")
                 + ", rounds until one finds no new member");
-        lines.add("3. Confirm zero: rescan until nothing matches for 2 s");
-        lines.add("4. Restore: " + (chosen == Lever.REVOKE_EXEC ? "execute bits back as recorded" : chosen == Lever.FREEZE_CGROUP
-                ? "thaw the (empty) cgroup" : chosen == Lever.QUARANTINE ? "remove the quarantine cgroup" : "nothing to restore"));
+        lines.add("3. Confirm zero: rescan the definition until no member is alive for 2 s");
+        lines.add("4. Restore: " + (chosen() == Lever.REVOKE_EXEC ? "execute bits back as recorded" : chosen() == Lever.FREEZE_CGROUP
+                ? "thaw the (empty) cgroup" : chosen() == Lever.QUARANTINE ? "remove the quarantine cgroup" : "nothing to restore"));
         return lines;
     }
 
     boolean cgroupLever() {
-        return chosen == Lever.FREEZE_CGROUP || chosen == Lever.QUARANTINE;
+        return chosen() == Lever.FREEZE_CGROUP || chosen() == Lever.QUARANTINE;
     }
 }

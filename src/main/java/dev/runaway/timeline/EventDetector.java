@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline;
 
 import dev.runaway.analysis.Group;
@@ -39,12 +40,15 @@ final class EventDetector {
                         String.join(" -> ", g.cycle()) + " (" + g.repeats() + " times along one line)", g.tasks(), -1,
                         g.command(), -1));
             }
-            if (!g.cgroup().isEmpty() && g.cgroupRoom() >= 0) {
-                boolean full = g.cgroupRoom() == 0;
+            if (!g.cgroup().isEmpty() && (g.cgroupRoom() >= 0 || g.atCap())) {
+                // The analyzer's at-cap state, which holds between refused forks: a drill pressing on
+                // its cap at 599 of 600 is one event, not one each time a task exits and another takes its place.
+                boolean full = g.atCap() || g.cgroupRoom() == 0;
                 Boolean before = atCap.put(g.cgroup(), full);
                 if (full && !Boolean.TRUE.equals(before)) {
-                    out.add(new TimelineEvent(seconds, s.time(), EventKind.CAP_REACHED, "pids.max " + shortName(g.command()),
-                            "cgroup " + g.cgroup() + " at its pids.max with " + g.tasks() + " tasks of " + g.command(),
+                    String limit = g.cap().map(dev.runaway.analysis.GroupCap::limit).orElse("pids.max");
+                    out.add(new TimelineEvent(seconds, s.time(), EventKind.CAP_REACHED, limit + " " + shortName(g.command()),
+                            "cgroup " + g.cgroup() + " at its " + limit + " with " + g.tasks() + " tasks of " + g.command(),
                             g.tasks(), -1, g.command(), -1));
                 }
             }

@@ -1,13 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runaway.analysis.GroupCap;
+import dev.runaway.analysis.GroupOrder;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Optional;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -68,6 +71,10 @@ final class IncidentFormat {
             }
             if (g.cgroupRoom() >= 0) o.put("room", g.cgroupRoom());
             if (g.cgroupMax() >= 0) o.put("cap", g.cgroupMax());
+            if (g.atCap()) o.put("atCap", true).put("refused", g.forksRefused());
+            g.cap().ifPresent(c -> o.put("capLimit", c.limit()).put("capValue", c.value()));
+            if (!g.cgroup().isEmpty()) o.put("cgroup", g.cgroup());
+            if (g.self()) o.put("self", true);
         }
         ArrayNode gone = null;
         for (var it = written.keySet().iterator(); it.hasNext(); ) {
@@ -94,21 +101,16 @@ final class IncidentFormat {
                     o.path("growth").asText("unknown"), o.path("rate").asDouble(), o.path("bytesRate").asDouble(),
                     o.path("exhaustion").asDouble(Double.NaN), o.path("by").asText(""), o.path("chains").asInt(),
                     o.path("deepest").asInt(), o.path("init").asBoolean(), o.path("recursive").asBoolean(),
-                    List.copyOf(cycle), o.path("room").asLong(-1), o.path("cap").asLong(-1)));
+                    List.copyOf(cycle), o.path("room").asLong(-1), o.path("cap").asLong(-1), o.path("atCap").asBoolean(),
+                    o.has("capLimit") ? Optional.of(new GroupCap(o.path("capLimit").asText(), o.path("capValue").asLong()))
+                            : Optional.empty(),
+                    o.path("refused").asLong(0), o.path("cgroup").asText(""), o.path("self").asBoolean()));
         }
         List<GroupPoint> groups = new ArrayList<>(current.values());
-        groups.sort(SEVERITY);
+        groups.sort(GroupOrder.severity());
         return new GroupScan(n.path("seconds").asDouble(), time(n), n.path("mono").asLong(), n.path("processes").asInt(),
                 List.copyOf(groups));
     }
-
-    /** The analyzer's order: soonest exhaustion, then recursive, then fastest growing, then largest. */
-    static final Comparator<GroupPoint> SEVERITY = Comparator
-            .comparingDouble((GroupPoint g) -> Double.isNaN(g.secondsToExhaustion()) ? Double.MAX_VALUE : g.secondsToExhaustion())
-            .thenComparing(g -> !g.recursive())
-            .thenComparingDouble(g -> -g.tasksPerSecond())
-            .thenComparingInt(g -> -g.tasks())
-            .thenComparing(GroupPoint::command);
 
     static ObjectNode event(TimelineEvent e) {
         ObjectNode n = NODES.objectNode().put("kind", e.kind().json()).put("title", e.title());

@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.runaway.analysis.Analyzer;
+import dev.runaway.analysis.GroupOrder;
 import dev.runaway.analysis.GrowthFit;
 import dev.runaway.analysis.GrowthSeries;
 
@@ -50,6 +52,7 @@ public final class IncidentReader {
 
         List<GroupScan> recorded = new ArrayList<>();
         Map<String, GrowthSeries> series = new HashMap<>();
+        GroupOrder.Worst worst = new GroupOrder.Worst(); // the worst group held as live held it
         Map<String, GroupPoint> groups = new java.util.LinkedHashMap<>();
         PulsePoint previous = null;
         Optional<JsonNode> end = Optional.empty();
@@ -62,7 +65,7 @@ public final class IncidentReader {
                 case "scan" -> {
                     GroupScan live = IncidentFormat.scan(n, groups);
                     recorded.add(live);
-                    timeline.add(derived(live, series));
+                    timeline.add(derived(live, series, worst));
                 }
                 case "sample" -> timeline.add(runSample(n));
                 case "event" -> timeline.add(IncidentFormat.event(n));
@@ -76,21 +79,20 @@ public final class IncidentReader {
     }
 
     /** The scan with each group's growth fitted again on the recorded counts, as the analyzer does. */
-    private static GroupScan derived(GroupScan live, Map<String, GrowthSeries> series) {
+    private static GroupScan derived(GroupScan live, Map<String, GrowthSeries> series, GroupOrder.Worst worst) {
         double now = live.monotonicNanos() / 1e9;
         List<GroupPoint> groups = new ArrayList<>(live.groups().size());
         for (GroupPoint g : live.groups()) {
             GrowthSeries s = series.computeIfAbsent(g.command(), k -> new GrowthSeries(Analyzer.WINDOW_SECONDS));
             s.add(now, g.tasks(), g.rssBytes());
             GrowthFit fit = s.fitTasks();
-            groups.add(new GroupPoint(g.command(), g.tasks(), g.rssBytes(), fit.shape().json(), fit.perSecond(),
-                    s.bytesPerSecond(), g.secondsToExhaustion(), g.exhaustedBy(), g.chains(), g.deepestChain(),
-                    g.parentedToInit(), g.recursive(), g.cycle(), g.cgroupRoom(), g.cgroupMax()));
+            groups.add(g.withGrowth(fit.shape().json(), fit.perSecond(), s.bytesPerSecond()));
         }
         Set<String> present = live.groups().stream().map(GroupPoint::command).collect(Collectors.toSet());
         series.entrySet().removeIf(e -> !present.contains(e.getKey()) && e.getValue().staleAt(now));
-        groups.sort(IncidentFormat.SEVERITY);
-        return new GroupScan(live.seconds(), live.time(), live.monotonicNanos(), live.processes(), List.copyOf(groups));
+        groups.sort(GroupOrder.severity());
+        return new GroupScan(live.seconds(), live.time(), live.monotonicNanos(), live.processes(),
+                List.copyOf(worst.order(groups, live.seconds())));
     }
 
     /** Version 1's sandbox sample of {@code runaway run}: one group, the contained command. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline;
 
 import dev.runaway.analysis.Chain;
@@ -103,7 +104,8 @@ public final class IncidentRecorder implements AutoCloseable {
         return new GroupPoint(g.command(), g.tasks(), g.rssBytes(), g.tasksGrowth().shape().json(),
                 g.tasksGrowth().perSecond(), g.bytesPerSecond(), g.secondsToExhaustion().orElse(Double.NaN),
                 g.exhaustedBy(), g.chains().size(), deepest, g.parentedToInit(), g.recursive(), g.cycle(), g.cgroupRoom(),
-                g.cgroupMax()); // the cap itself, not tasks + room: the cgroup may also hold a starter or a dying task
+                g.cgroupMax(), // the cap itself, not tasks + room: the cgroup may also hold a starter or a dying task
+                g.atCap(), g.cap(), g.forksRefused(), g.cgroup(), g.self());
     }
 
     private void write(String type, double seconds, java.time.Instant time, com.fasterxml.jackson.databind.node.ObjectNode fields) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.tui;
 
 import dev.runaway.drill.Drill;
@@ -6,9 +7,18 @@ import dev.runaway.sandbox.SampleRates;
 import dev.runaway.sandbox.SandboxMonitor;
 import dev.runaway.sandbox.SandboxSample;
 
+import dev.runaway.procfs.PulseReader;
+import dev.runaway.stop.Actuator;
+import dev.runaway.stop.Disposable;
+import dev.runaway.stop.Selector;
+import dev.runaway.stop.StopCore;
+import dev.runaway.stop.StopSession;
+
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -22,6 +32,8 @@ public final class DrillScreen {
     private static final String CLEAR = "\033[H\033[2J";
     private static final String BOLD = "\033[1m";
     private static final String RESET = "\033[0m";
+    private static final Path PROC = Path.of("/proc");
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final char[] BARS = "▁▂▃▄▅▆▇█".toCharArray();
 
     private final Drill drill;
@@ -34,16 +46,68 @@ public final class DrillScreen {
         this.out = out;
     }
 
-    /** Interactive: raw keys from the terminal, full-screen redraws. Blocks until done. */
+    /**
+     * Interactive: raw keys from the terminal, full-screen redraws. q tears the drill down; k opens
+     * the guided stop of the drill's cgroup (Enter runs it, Esc cancels), as a user would stop a
+     * real runaway. Blocks until done.
+     */
     public void showInteractive() throws IOException, InterruptedException {
-        try (Terminal terminal = Terminal.raw()) {
-            InputStream keys = terminal.input();
-            while (!expired()) {
-                out.print(CLEAR + render(80));
+        boolean root = dev.runaway.sys.LibC.INSTANCE.geteuid() == 0;
+        java.util.concurrent.ExecutorService worker = TerminalStop.worker();
+        try (Actuator actuator = new Actuator(PROC, root ? () -> null : dev.runaway.stop.InstalledHelper::start);
+             Terminal terminal = Terminal.raw()) {
+            TerminalStop stop = null;
+            while (!expired() || stop != null && !stop.closable()) {
+                int width = terminal.size()[1];
+                String screen = stop == null ? render(width) : render(width).lines().limit(3)
+                        .reduce("", (a, l) -> a + l + "\r\n") + "\r\n" + String.join("\r\n", stop.lines().stream()
+                        .flatMap(l -> TopView.wrap(l, width).stream()).toList()) + "\r\n";
+                out.print(CLEAR + screen);
                 out.flush();
-                if (waitForQuit(keys, 250)) return;
+                Keys.Key key = terminal.keys().next(250);
+                if (key == null) continue;
+                if (stop != null) {
+                    if (key.kind() == Keys.Kind.ENTER && !stop.confirm() && stop.closable()) stop = null;
+                    else if ((key.kind() == Keys.Kind.ESCAPE || key.is('q')) && stop.closable()) {
+                        stop.cancel();
+                        stop = null;
+                    }
+                    continue;
+                }
+                if (quits(key)) return;
+                if (key.is('k') || key.is('K')) stop = openStop(actuator, root, worker);
             }
+        } finally {
+            worker.shutdown();
         }
+    }
+
+    private static boolean quits(Keys.Key key) {
+        return key.is('q') || key.is('Q') || key.kind() == Keys.Kind.INTERRUPT || key.kind() == Keys.Kind.CLOSED;
+    }
+
+    /**
+     * The guided stop of everything in the drill's cgroup, as {@code runaway stop --cgroup} would
+     * plan it; without a cgroup (the unprivileged sandbox), of its first process and all below it.
+     */
+    private TerminalStop openStop(Actuator actuator, boolean root, java.util.concurrent.Executor worker) {
+        StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
+        Selector selector;
+        if (drill.sandbox() instanceof dev.runaway.sandbox.CgroupSandbox) {
+            selector = new Selector.Cgroup(cgroupPath());
+        } else {
+            int pid = (int) drill.info().rootPid();
+            var identity = StopSession.identityOf(PROC, pid);
+            selector = new Selector.Process(identity == null ? new dev.runaway.model.ProcessIdentity(pid, 0) : identity);
+        }
+        return new TerminalStop("drill " + drill.info().id() + " (" + selector.label() + ")", () -> core.open(selector), worker).open();
+    }
+
+    /** The drill's v2 cgroup as /proc/PID/cgroup names it (its path below the v2 mount). */
+    private String cgroupPath() {
+        Path dir = ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs().memberDir();
+        Path mount = dev.runaway.sandbox.CgroupLayout.detect().unified().orElse(dev.runaway.sandbox.CgroupLayout.SYS_FS_CGROUP);
+        return "/" + mount.relativize(dir);
     }
 
     /** Plain lines (no terminal): one status line a second until the lifetime ends or interrupted. */
@@ -59,18 +123,6 @@ public final class DrillScreen {
 
     private boolean expired() {
         return Instant.now().isAfter(drill.info().startedAt().plusSeconds(drill.info().lifetimeSeconds()));
-    }
-
-    static boolean waitForQuit(InputStream keys, long millis) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMillis(millis).toNanos();
-        while (System.nanoTime() < deadline) {
-            while (keys.available() > 0) {
-                int key = keys.read();
-                if (key == 'q' || key == 'Q' || key == 3 || key == -1) return true;
-            }
-            Thread.sleep(20);
-        }
-        return false;
     }
 
     String statusLine(SandboxSample s) {
@@ -89,7 +141,7 @@ public final class DrillScreen {
                 drill.info().startedAt().plusSeconds(drill.info().lifetimeSeconds())).toSeconds());
         StringBuilder b = new StringBuilder();
         b.append(BOLD).append("RUNAWAY  DRILL ").append(drill.info().id()).append(RESET)
-                .append("  (a contained practice incident)\r\n");
+                .append("  (a contained practice incident)  ").append(LocalTime.now().format(CLOCK)).append("\r\n");
         b.append(drill.info().scenario().description()).append("\r\n\r\n");
         b.append(String.format("  tasks   %5d / %d  %s  %s\r\n", s.tasks(), cap, bar(s.tasks(), cap, 30),
                 Units.perSecond(SampleRates.tasksPerSecond(history, 1.0))));
@@ -99,6 +151,7 @@ public final class DrillScreen {
         b.append(String.format("  elapsed %s, lifetime left %d s\r\n\r\n", Units.seconds(s.secondsSinceStart()), left));
         b.append("  tasks over time  ").append(sparkline(history, width - 20)).append("\r\n\r\n");
         b.append("  sandbox: ").append(drill.sandbox().containment()).append("\r\n\r\n");
+        b.append(BOLD).append("  k").append(RESET).append(": the guided stop of the drill, as you would stop a real runaway (plan, Enter, steps)\r\n");
         b.append(BOLD).append("  q").append(RESET).append(": tear the drill down (stop growth, kill, confirm zero) and quit\r\n");
         return b.toString();
     }

@@ -1,57 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.tui;
 
-import java.io.File;
+import dev.runaway.sys.Tty;
+
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The controlling terminal in raw mode (keys arrive one at a time, no echo), restored on close
- * and by a shutdown hook if the JVM ends another way (Ctrl-C).
+ * and by a shutdown hook if the JVM ends another way (Ctrl-C). The mode is set through termios
+ * ({@link Tty}), never by running {@code stty}: at a task cap no process can start, and a view
+ * opened before the fire must still give the terminal back.
  */
 final class Terminal implements AutoCloseable {
-    private static final File TTY = new File("/dev/tty");
+    static final String TTY = "/dev/tty";
+    /** When the terminal cannot tell its size. */
+    static final int[] FALLBACK_SIZE = {40, 120};
 
-    private final String saved;
+    private final Tty tty;
     private final InputStream input;
+    private final Keys keys;
     private final Thread restoreHook;
 
-    private Terminal(String saved) throws IOException {
-        this.saved = saved;
+    private Terminal(Tty tty) throws IOException {
+        this.tty = tty;
         this.input = new FileInputStream(TTY);
+        this.keys = new Keys(input);
         this.restoreHook = new Thread(this::restore, "runaway-terminal-restore");
         Runtime.getRuntime().addShutdownHook(restoreHook);
     }
 
-    static Terminal raw() throws IOException, InterruptedException {
-        String saved = stty("-g").trim();
-        stty("-icanon", "-echo", "min", "1");
-        System.out.print("\033[?1049h\033[?25l"); // an alternate screen, cursor hidden, as top does
-        return new Terminal(saved);
-    }
-
-    /** {rows, columns} of the terminal, or 40x120 when it cannot tell. */
-    static int[] size() {
+    static Terminal raw() throws IOException {
+        Tty tty = Tty.open(TTY);
         try {
-            String[] parts = stty("size").trim().split("\\s+");
-            return new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])};
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            return new int[] {40, 120};
+            tty.raw();
+        } catch (IOException e) {
+            tty.close();
+            throw e;
         }
+        System.out.print("\033[?1049h\033[?25l"); // an alternate screen, cursor hidden, as top does
+        System.out.flush();
+        return new Terminal(tty);
     }
 
-    InputStream input() {
-        return input;
+    /** {rows, columns} now (it follows a resized window), or 40x120 when the terminal cannot tell. */
+    int[] size() {
+        int[] size = tty.size();
+        return size.length == 2 ? size : FALLBACK_SIZE;
+    }
+
+    Keys keys() {
+        return keys;
     }
 
     private void restore() {
         System.out.print("\033[?25h\033[?1049l");
         System.out.flush();
         try {
-            stty(saved);
-        } catch (IOException | InterruptedException e) {
-            System.err.println("runaway: could not restore the terminal; type: stty sane");
+            tty.restore();
+        } catch (IOException e) {
+            System.err.println("runaway: could not restore the terminal (" + e.getMessage() + "); type: stty sane");
         }
     }
 
@@ -64,15 +73,6 @@ final class Terminal implements AutoCloseable {
         }
         restore();
         input.close();
-    }
-
-    private static String stty(String... args) throws IOException, InterruptedException {
-        String[] command = new String[args.length + 1];
-        command[0] = "stty";
-        System.arraycopy(args, 0, command, 1, args.length);
-        Process p = new ProcessBuilder(command).redirectInput(TTY).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (p.waitFor() != 0) throw new IOException("stty failed: " + out);
-        return out;
+        tty.close();
     }
 }

@@ -1,50 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.tui;
 
-import dev.runaway.analysis.Group;
-import dev.runaway.analysis.GroupColumn;
 import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.analysis.Snapshot;
-import dev.runaway.model.Units;
+import dev.runaway.drill.Drills;
+import dev.runaway.drill.RunningDrill;
+import dev.runaway.procfs.PulseReader;
+import dev.runaway.sandbox.CgroupSandbox;
+import dev.runaway.stop.Actuator;
+import dev.runaway.stop.Disposable;
+import dev.runaway.stop.InstalledHelper;
+import dev.runaway.stop.Selector;
+import dev.runaway.stop.StopCore;
+import dev.runaway.sys.LibC;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.util.Locale;
+import java.nio.file.Path;
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * {@code runaway top}: the live groups, most severe first, redrawn in place; usable over SSH.
- * Quits on q or Ctrl-C and gives the terminal back as it was.
+ * Arrows select a group, / filters, k opens the guided stop of the selected group (Enter runs
+ * it, Esc cancels), q or Ctrl-C quits and gives the terminal back as it was. Nothing here
+ * starts a process: the terminal's mode is set through termios, and the stop acts through
+ * the same engine as {@code runaway stop}, by its own system calls.
  */
 public final class TopScreen {
-    private static final String HOME_CLEAR = "\033[H\033[2J";
-    private static final String BOLD = "\033[1m";
-    private static final String RED = "\033[31m";
-    private static final String RESET = "\033[0m";
+    private static final Path PROC = Path.of("/proc");
+    private static final long DRILLS_EVERY_NANOS = 2_000_000_000L;
+    /** Keys are answered at once; the screen is redrawn at least this often while a stop runs. */
+    private static final long STOP_REDRAW_MILLIS = 200;
 
     private final LiveAnalysis live;
     private final PrintWriter out;
+    private Map<String, String> drills = Map.of();
+    private long drillsReadAt;
 
     public TopScreen(LiveAnalysis live, PrintWriter out) {
         this.live = live;
         this.out = out;
     }
 
-    /** Full-screen until q; the terminal's size is read once at the start. */
+    /** Full-screen until q; follows the terminal's size as it changes. */
     public void showInteractive(long refreshMillis) throws IOException, InterruptedException {
-        int[] size = Terminal.size();
-        try (Terminal terminal = Terminal.raw()) {
-            InputStream keys = terminal.input();
+        boolean root = LibC.INSTANCE.geteuid() == 0;
+        PulseReader pulse = PulseReader.live();
+        // One actuator for the view's life: a helper started for one stop stays for the next.
+        java.util.concurrent.ExecutorService worker = TerminalStop.worker();
+        try (Actuator actuator = new Actuator(PROC, root ? () -> null : InstalledHelper::start);
+             Terminal terminal = Terminal.raw()) {
+            StopCore core = new StopCore(PROC, pulse, actuator, Disposable.forThisUser());
+            TopView view = new TopView(key -> new TerminalStop(key, () -> core.open(new Selector.Command(key)), worker).open(),
+                    ZoneId.systemDefault());
+            long nextFrame = 0;
             while (true) {
-                Snapshot s = live.latest();
-                out.print(HOME_CLEAR + (s == null ? "runaway top: first scan...\r\n" : frame(s, size[1], size[0] - 1, true)));
-                out.flush();
-                if (DrillScreen.waitForQuit(keys, refreshMillis)) return;
+                long now = System.nanoTime();
+                if (now >= nextFrame) {
+                    draw(view, terminal.size());
+                    nextFrame = now + (view.stop() != null ? STOP_REDRAW_MILLIS : refreshMillis) * 1_000_000;
+                }
+                Keys.Key key = terminal.keys().next(Math.max(1, (nextFrame - System.nanoTime()) / 1_000_000));
+                if (key == null) continue;
+                if (view.key(key, live.latest()) == TopView.Outcome.QUIT) return;
+                nextFrame = 0; // a key redraws at once
             }
+        } finally {
+            worker.shutdown();
         }
+    }
+
+    private void draw(TopView view, int[] size) {
+        String frame = view.frame(live.latest(), live.scanStatus(), drills(), size[1], size[0], true);
+        out.print("\033[H" + frame.replace("\r\n", "\033[K\r\n") + "\033[J"); // overwrite in place: no flicker
+        out.flush();
     }
 
     /** Batch: {@code iterations} frames of plain text, one every {@code delayMillis}. */
     public void showBatch(int iterations, long delayMillis) throws InterruptedException {
+        TopView view = new TopView(key -> null, ZoneId.systemDefault());
         for (int i = 0; i < iterations; i++) {
             Thread.sleep(delayMillis);
             Snapshot s = live.latest();
@@ -52,34 +88,27 @@ public final class TopScreen {
                 Thread.sleep(50);
                 s = live.latest();
             }
-            out.print(frame(s, 120, 40, false).replace("\r\n", "\n"));
+            out.print(view.frame(s, live.scanStatus(), drills(), 120, 40, false).replace("\r\n", "\n"));
             out.println();
             out.flush();
         }
     }
 
-    /** One screen: the machine line, the header, then as many groups as fit. */
-    static String frame(Snapshot s, int width, int height, boolean colour) {
-        StringBuilder b = new StringBuilder();
-        var p = s.pulse();
-        b.append(colour ? BOLD : "").append("RUNAWAY").append(colour ? RESET : "")
-                .append(String.format(Locale.ROOT, "  %s  tasks %d (%s %s)  forks %.0f/s%n", s.time(), p.tasks(),
-                        s.totalGrowth().shape().json(), Units.perSecond(s.totalGrowth().perSecond()), s.forksPerSecond()))
-                .append(String.format(Locale.ROOT, "memory %s / %s   swap %s / %s   pressure %s   scan %d processes in %d ms%n",
-                        Units.bytes(p.memoryUsedBytes()), Units.bytes(p.memoryTotalBytes()), Units.bytes(p.swapUsedBytes()),
-                        Units.bytes(p.swapTotalBytes()),
-                        p.pressure().map(x -> String.format(Locale.ROOT, "%.1f%%", x.someAvg10())).orElse("n/a"),
-                        s.processes(), s.scanNanos() / 1_000_000));
-        b.append('\n');
-        b.append(colour ? BOLD : "").append(GroupColumn.row(null, width)).append(colour ? RESET : "").append('\n');
-        int room = Math.max(1, height - 6);
-        int shown = 0;
-        for (Group g : s.groups()) {
-            if (shown++ >= room) break;
-            boolean alarming = g.recursive() || g.secondsToExhaustion().isPresent();
-            b.append(colour && alarming ? RED : "").append(GroupColumn.row(g, width)).append(colour && alarming ? RESET : "").append('\n');
+    /** Running drills by their sandbox's cgroup name (one segment of a cgroup path), re-read every 2 s. */
+    private Map<String, String> drills() {
+        long now = System.nanoTime();
+        if (drillsReadAt != 0 && now - drillsReadAt < DRILLS_EVERY_NANOS) return drills;
+        drillsReadAt = now;
+        Map<String, String> found = new LinkedHashMap<>();
+        try {
+            for (RunningDrill d : Drills.list()) {
+                CgroupSandbox s = d.sandbox();
+                found.put(s.name().format(), s.name().label());
+            }
+        } catch (RuntimeException unreadable) {
+            // no cgroup tree to look in: no drill markers
         }
-        b.append(String.format(Locale.ROOT, "%d groups; R recursive, I all parented to init.  q quits%n", s.groups().size()));
-        return b.toString().replace("\n", "\r\n");
+        drills = found;
+        return drills;
     }
 }

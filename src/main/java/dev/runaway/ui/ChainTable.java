@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import dev.runaway.analysis.GroupColumn;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.scene.control.Label;
@@ -22,6 +24,15 @@ final class ChainTable {
 
     ChainTable(ChainTree tree) {
         view = new TreeTableView<>(tree.root());
+        // Rows hold still under the hand: while the pointer is over the table, and a few seconds
+        // after a click or a key (see RowOrder). Filters, so cells and the sort header see them too.
+        view.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_ENTERED_TARGET, e -> tree.order.pointer(true));
+        view.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_MOVED, e -> tree.order.pointer(true));
+        view.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_EXITED, e -> {
+            if (e.getTarget() == view) tree.order.pointer(false);
+        });
+        view.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_PRESSED, e -> tree.order.touched(System.nanoTime()));
+        view.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> tree.order.touched(System.nanoTime()));
         view.setShowRoot(false);
         view.setColumnResizePolicy(TreeTableView.UNCONSTRAINED_RESIZE_POLICY);
         view.setPlaceholder(new Label("Waiting for the first scan..."));
@@ -109,8 +120,8 @@ final class ChainTable {
             badge.setText(b);
             badge.setVisible(!b.isEmpty());
             badge.setManaged(!b.isEmpty());
-            badge.getStyleClass().removeAll("badge-recursive", "badge-orphans");
-            badge.getStyleClass().add(row.recursive() ? "badge-recursive" : "badge-orphans");
+            badge.getStyleClass().removeAll("badge-recursive", "badge-orphans", "badge-atcap");
+            badge.getStyleClass().add(row.atCap() ? "badge-atcap" : row.recursive() ? "badge-recursive" : "badge-orphans");
             setGraphic(box);
         }
     }

@@ -1,8 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import dev.runaway.analysis.Chain;
 import dev.runaway.analysis.Group;
 import dev.runaway.timeline.GroupPoint;
+import dev.runaway.view.RowOrder;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.scene.control.TreeItem;
@@ -39,6 +42,9 @@ public final class ChainTree {
      * scan were garbage the collector had to copy while the table still held them.
      */
     private volatile Map<Chain, ConsoleRow> chainRowsMade = Map.of();
+    /** Where rows may be: they hold still under the pointer (see {@link RowOrder}). */
+    final RowOrder order = new RowOrder();
+    private RowOrder.Shown lastShown = new RowOrder.Shown(List.of(), java.util.Set.of(), false, false);
 
     public ChainTree() {
         root.setExpanded(true);
@@ -105,23 +111,46 @@ public final class ChainTree {
             show(prepare(p.all(), filter)); // the filter changed meanwhile
             return;
         }
-        List<TreeItem<ConsoleRow>> shown = new ArrayList<>();
         Map<String, GroupItem> kept = new HashMap<>();
         for (int i = 0; i < p.rows().size(); i++) {
             ConsoleRow row = p.rows().get(i);
             GroupItem item = items.computeIfAbsent(row.key(), k -> new GroupItem());
             item.update(row, p.groups().get(i), p.chainRows().get(row.key()));
             kept.put(row.key(), item);
+        }
+        replace(ordered(p.rows(), kept), kept);
+    }
+
+    /** The items in the order {@link RowOrder} allows now; gone rows it holds stay, marked gone. */
+    private List<TreeItem<ConsoleRow>> ordered(List<ConsoleRow> rows, Map<String, GroupItem> kept) {
+        List<String> wanted = new ArrayList<>(rows.size());
+        for (ConsoleRow r : rows) wanted.add(r.key());
+        lastShown = order.order(wanted, System.nanoTime());
+        List<TreeItem<ConsoleRow>> shown = new ArrayList<>(lastShown.keys().size());
+        for (String key : lastShown.keys()) {
+            GroupItem item = kept.get(key);
+            if (item == null) {
+                item = items.get(key);
+                if (item == null) continue;
+                ConsoleRow was = current(item);
+                if (was != null) item.update(was.gone(), null, null);
+                kept.put(key, item);
+            }
             shown.add(item);
         }
-        replace(shown, kept);
+        return shown;
+    }
+
+    /** How the last {@link #show} placed the rows: whether the order is held, or just moved. */
+    public RowOrder.Shown lastShown() {
+        return lastShown;
     }
 
     /** A recorded scan's groups: no chains were recorded, so the rows have no children. */
     public void showRecorded(List<GroupPoint> groups) {
         lastPoints = groups;
         lastGroups = List.of();
-        List<TreeItem<ConsoleRow>> shown = new ArrayList<>();
+        List<ConsoleRow> rows = new ArrayList<>();
         Map<String, GroupItem> kept = new HashMap<>();
         for (GroupPoint g : groups) {
             ConsoleRow row = ConsoleRow.of(g);
@@ -129,9 +158,9 @@ public final class ChainTree {
             GroupItem item = items.computeIfAbsent(row.key(), k -> new GroupItem());
             item.update(row, null, null);
             kept.put(row.key(), item);
-            shown.add(item);
+            rows.add(row);
         }
-        replace(shown, kept);
+        replace(ordered(rows, kept), kept);
     }
 
     private void replace(List<TreeItem<ConsoleRow>> shown, Map<String, GroupItem> kept) {
@@ -143,6 +172,7 @@ public final class ChainTree {
     /** Shows only groups whose command (or whose chains' commands) contain the text. */
     public void filter(String text) {
         filter = text == null ? "" : text;
+        order.forget(); // the user asked for other rows: show them at once, in order
         if (!lastPoints.isEmpty()) showRecorded(lastPoints);
         else show(lastGroups);
     }

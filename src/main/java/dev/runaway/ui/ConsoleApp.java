@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
 import javafx.application.Platform;
@@ -11,6 +12,19 @@ import java.util.concurrent.atomic.AtomicLong;
 /** Starts JavaFX (once per process) and shows a console window, blocking until it closes. */
 public final class ConsoleApp {
     private static final AtomicBoolean TOOLKIT_STARTED = new AtomicBoolean();
+    /**
+     * JavaFX warns "Unsupported JavaFX configuration: classes were loaded from 'unnamed module'"
+     * at every start when it is on the class path, as here (ChartFX, OSHI and JNA have no module
+     * descriptors, so the console cannot run on the module path; docs/packaging.md). The warning
+     * is about a setup we chose and test; its logger is quietened to SEVERE. Held here: JUL keeps
+     * loggers weakly, and a collected logger forgets its level.
+     */
+    private static final java.util.logging.Logger JAVAFX_LOG = java.util.logging.Logger.getLogger("javafx");
+
+    /** Quietens JavaFX's class-path warning; call before the toolkit starts. */
+    static void quietenClassPathWarning() {
+        JAVAFX_LOG.setLevel(java.util.logging.Level.SEVERE);
+    }
 
     private ConsoleApp() {
     }
@@ -25,6 +39,7 @@ public final class ConsoleApp {
         CountDownLatch closed = new CountDownLatch(1);
         AtomicLong once = new AtomicLong(-1);
         Runnable open = () -> {
+            WindowClass.apply();
             Stage stage = new Stage();
             stage.setOnShown(e -> Platform.runLater(() -> {
                 if (once.compareAndSet(-1, 0)) {
@@ -34,6 +49,7 @@ public final class ConsoleApp {
             ConsoleWindow.open(stage, session, dark, closed::countDown);
         };
         Platform.setImplicitExit(false);
+        quietenClassPathWarning();
         if (TOOLKIT_STARTED.compareAndSet(false, true)) {
             try {
                 Platform.startup(open);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
 import dev.runaway.analysis.LiveAnalysis;
@@ -68,7 +69,8 @@ public final class ConsoleSession implements AutoCloseable {
         recorder.attach(live);
         boolean root = LibC.INSTANCE.geteuid() == 0;
         Actuator actuator = new Actuator(PROC, root ? () -> null : InstalledHelper::start);
-        GuidedStop stop = new GuidedStop(PROC, PulseReader.live(), actuator, root, Disposable.forThisUser(), timeline, recorder::event);
+        GuidedStop stop = new GuidedStop(PROC, new dev.runaway.stop.StopCore(PROC, PulseReader.live(), actuator,
+                Disposable.forThisUser()), timeline, recorder::event);
         // The helper starts on the first spike, not only when a plan opens: once pids run out, pkexec cannot.
         HelperKeeper keeper = new HelperKeeper(actuator, root);
         live.onSnapshot(keeper::onSnapshot);

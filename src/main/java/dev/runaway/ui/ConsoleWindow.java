@@ -1,5 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
+import dev.runaway.view.RowOrder;
+import dev.runaway.view.HeaderFigures;
 import dev.runaway.analysis.GroupColumn;
 import dev.runaway.analysis.Snapshot;
 import dev.runaway.drill.Drill;
@@ -52,6 +56,8 @@ public final class ConsoleWindow {
     final ConsoleSession session;
     final ChainTree tree = new ChainTree();
     final ChainTable table = new ChainTable(tree);
+    final CgroupTable cgroupTable = new CgroupTable();
+    final javafx.scene.control.TabPane lenses = new javafx.scene.control.TabPane();
     final TextField filter = new TextField();
     final Button stopButton = new Button("STOP…");
     final TimelineCharts charts;
@@ -62,6 +68,7 @@ public final class ConsoleWindow {
     final Label status = new Label();
     final Label recording = new Label();
     private final HelperOfferBar helperOffer;
+    final Label orderCue = new Label();
     final ConsoleHealth health = new ConsoleHealth();
     final StackPane overlay = new StackPane();
     final CheckMenuItem dark = new CheckMenuItem("Dark theme");
@@ -170,7 +177,13 @@ public final class ConsoleWindow {
         byGrowth.setOnAction(e -> table.sortBy(GroupColumn.RATE));
         MenuItem severity = new MenuItem("Most severe first");
         severity.setOnAction(e -> table.view.getSortOrder().clear());
-        view.getItems().addAll(dark, find, byTasks, byGrowth, severity);
+        MenuItem commandLens = new MenuItem("By command");
+        commandLens.setAccelerator(KeyCombination.keyCombination("Shortcut+1"));
+        commandLens.setOnAction(e -> lenses.getSelectionModel().select(0));
+        MenuItem cgroupLens = new MenuItem("By cgroup");
+        cgroupLens.setAccelerator(KeyCombination.keyCombination("Shortcut+2"));
+        cgroupLens.setOnAction(e -> lenses.getSelectionModel().select(1));
+        view.getItems().addAll(dark, find, byTasks, byGrowth, severity, new SeparatorMenuItem(), commandLens, cgroupLens);
 
         Menu act = new Menu("_Stop");
         MenuItem stopItem = new MenuItem("Guided stop of the selection…");
@@ -185,6 +198,8 @@ public final class ConsoleWindow {
     private Label banner() {
         banner.getStyleClass().add("banner");
         banner.setMaxWidth(Double.MAX_VALUE);
+        banner.setWrapText(true); // a narrow window wraps the drill's description: never cut to "…"
+        banner.setMinHeight(Region.USE_PREF_SIZE);
         showBanner();
         return banner;
     }
@@ -229,6 +244,7 @@ public final class ConsoleWindow {
         filter.setPromptText("filter: command or pid (Ctrl+F)");
         filter.textProperty().addListener((o, was, is) -> {
             tree.filter(is);
+            table.view.setPlaceholder(new Label(is.isBlank() ? "Waiting for the first scan..." : "No row matches \"" + is.strip() + "\""));
             table.view.sort();
             restoreSelection();
         });
@@ -243,6 +259,8 @@ public final class ConsoleWindow {
         HBox tools = new HBox(10, filter, stopButton);
         tools.setAlignment(Pos.CENTER_LEFT);
         tools.setPadding(new Insets(6));
+        orderCue.getStyleClass().add("caption");
+        orderCue.setPadding(new Insets(0, 6, 2, 6));
         table.view.getSelectionModel().selectedItemProperty().addListener((o, was, is) -> {
             if (is != null && is.getValue() != null) {
                 selectedKey = is.getValue().key();
@@ -250,8 +268,14 @@ public final class ConsoleWindow {
             }
             stopButton.setDisable(is == null || !session.isLive());
         });
-        VBox left = new VBox(tools, table.view);
-        VBox.setVgrow(table.view, Priority.ALWAYS);
+        javafx.scene.control.Tab byCommand = new javafx.scene.control.Tab("By command", table.view);
+        javafx.scene.control.Tab byCgroup = new javafx.scene.control.Tab("By cgroup", cgroupTable.view);
+        byCgroup.setTooltip(new javafx.scene.control.Tooltip(
+                "The machine by cgroup: a runaway of copied or renamed binaries is many small command groups but one cgroup"));
+        lenses.getTabs().addAll(byCommand, byCgroup);
+        lenses.setTabClosingPolicy(javafx.scene.control.TabPane.TabClosingPolicy.UNAVAILABLE);
+        VBox left = new VBox(tools, orderCue, lenses);
+        VBox.setVgrow(lenses, Priority.ALWAYS);
 
         window.getItems().addAll(TimeWindow.values());
         window.setValue(TimeWindow.TEN_MINUTES);
@@ -314,6 +338,7 @@ public final class ConsoleWindow {
                 Platform.runLater(() -> {
                     preparing = false;
                     tree.show(rows);
+                    cgroupTable.show(snapshot.cgroups());
                     afterTreeChange();
                 });
             });
@@ -332,9 +357,25 @@ public final class ConsoleWindow {
     }
 
     private void afterTreeChange() {
-        if (!table.view.getSortOrder().isEmpty()) table.view.sort();
+        RowOrder.Shown placed = tree.lastShown();
+        // A column sort re-sorts only when the rows may move, like the severity order.
+        if (!table.view.getSortOrder().isEmpty() && !tree.order.held(System.nanoTime())) table.view.sort();
+        orderCue.setText(placed.pending() ? "order held while you point or type: rows re-sort when you leave the table" : "");
+        if (placed.moved()) cueMoved();
         restoreSelection();
         selectDrillGroupOnce();
+    }
+
+    /** The rows just re-sorted: the table's frame flashes once, so a move is never silent. */
+    private void cueMoved() {
+        table.view.getStyleClass().add("reordered");
+        orderCue.setText("re-sorted: most severe first");
+        javafx.animation.PauseTransition end = new javafx.animation.PauseTransition(javafx.util.Duration.millis(900));
+        end.setOnFinished(e -> {
+            table.view.getStyleClass().remove("reordered");
+            if (orderCue.getText().startsWith("re-sorted")) orderCue.setText("");
+        });
+        end.play();
     }
 
     /** Selection follows the row's identity (command key, chain top, pid in chain) while rows churn. */
@@ -377,6 +418,7 @@ public final class ConsoleWindow {
         StringBuilder b = new StringBuilder();
         if (session.isLive()) {
             b.append(health.text());
+            session.live().map(l -> l.scanStatus()).filter(s -> s.late()).ifPresent(s -> b.append(" · SCAN LATE: ").append(s.describe()));
             b.append(session.helperStatus().map(h -> " · " + h).orElse(""));
         } else {
             b.append("replay of ").append(session.timeline().source()).append(" · ")
@@ -397,6 +439,7 @@ public final class ConsoleWindow {
     private void openStop() {
         TreeItem<ConsoleRow> selected = table.view.getSelectionModel().getSelectedItem();
         if (stopPanel == null || selected == null || selected.getValue() == null) return;
+        feed.select(selected.getValue().command()); // the charts follow the group being stopped, after it is gone too
         stopPanel.card.getParent().setVisible(true);
         stopPanel.open(ChainTree.current(selected));
     }

@@ -1,7 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import dev.runaway.model.ProcessSample;
 import dev.runaway.stop.StopEngine;
+import dev.runaway.stop.StopSession;
 import javafx.application.Platform;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -32,7 +35,7 @@ final class StopPanel {
     final Button close = new Button("Close");
     private final GuidedStop stop;
     private final Runnable onClose;
-    private GuidedStop.Planned planned;
+    private StopSession planned;
     private volatile boolean running;
 
     StopPanel(GuidedStop stop, Runnable onClose) {
@@ -75,25 +78,27 @@ final class StopPanel {
         steps.getItems().clear();
         state.setText("");
         confirm.setText("Stop");
+        confirm.setVisible(true);
+        confirm.setManaged(true);
         confirm.setDefaultButton(false);
         confirm.setDisable(true);
         close.setText("Cancel");
         worker("runaway-stop-plan", () -> {
-            GuidedStop.Planned p;
+            StopSession p;
             try {
                 p = stop.plan(row);
             } catch (RuntimeException e) {
-                p = new GuidedStop.Planned(null, null, "", "the plan could not be made: " + e.getMessage());
+                p = StopSession.refused(null, StopSession.Reason.NOT_A_TARGET, "the plan could not be made: " + e.getMessage());
             }
-            GuidedStop.Planned ready = p;
+            StopSession ready = p;
             Platform.runLater(() -> showPlan(ready));
         });
     }
 
-    private void showPlan(GuidedStop.Planned p) {
+    private void showPlan(StopSession p) {
         planned = p;
-        if (p.refused()) {
-            plan.setText("Refused: " + p.refusal());
+        if (p.state() != StopSession.State.READY) {
+            plan.setText("Refused: " + p.refusal().map(StopSession.Refusal::words).orElse("nothing to stop"));
             state.setText("Nothing was done.");
             close.setText("Close");
             return;
@@ -101,7 +106,7 @@ final class StopPanel {
         StringBuilder text = new StringBuilder(String.join("\n", p.plan().describe()));
         if (!p.helperNote().isEmpty()) text.append("\nHelper: ").append(p.helperNote());
         plan.setText(text.toString());
-        confirm.setText(String.format(Locale.ROOT, "Stop %d processes", p.plan().targets().size()));
+        confirm.setText(String.format(Locale.ROOT, "Stop %d processes", p.plan().members().size()));
         confirm.setDisable(false);
         confirm.setDefaultButton(true); // Enter confirms, once the plan is on screen
         confirm.requestFocus();
@@ -109,13 +114,13 @@ final class StopPanel {
     }
 
     private void run() {
-        if (planned == null || planned.refused() || running) return;
+        if (planned == null || planned.state() != StopSession.State.READY || running) return;
         running = true;
         confirm.setDefaultButton(false);
         confirm.setDisable(true);
         close.setDisable(true);
         state.setText("Running: stop growth, kill the fixed set, confirm zero, restore...");
-        GuidedStop.Planned p = planned;
+        StopSession p = planned;
         worker("runaway-stop-run", () -> {
             StopEngine.Outcome outcome;
             try {
@@ -141,12 +146,26 @@ final class StopPanel {
         state.getStyleClass().add(zero ? "stop-zero" : "stop-survivors");
         close.setText("Close");
         close.setDisable(false);
+        confirm.setVisible(false); // done: no Stop button left to press, live or dead
+        confirm.setManaged(false);
     }
 
     static String summary(StopEngine.Outcome o) {
         StringBuilder b = new StringBuilder();
         if (o.zeroConfirmed()) {
-            b.append(String.format(Locale.ROOT, "Zero confirmed: %d ms from confirmation to zero.", o.millisToZero()));
+            // The confirm-zero step's own time is longer: it watches that zero holds for the stable window.
+            b.append(String.format(Locale.ROOT, "Zero confirmed: growth stopped %,d ms and zero %,d ms after you confirmed"
+                    + " (the confirm-zero step then watched it hold for the %d s stable window).", o.millisToGrowthStopped(),
+                    o.millisToZero(), StopEngine.STABLE_WINDOW.toSeconds()));
+        } else if (o.status() == dev.runaway.sandbox.StopOutcome.Status.UNCONFIRMED) {
+            b.append("Zero NOT confirmed: no target is alive, but ").append(o.unfollowed().size())
+                    .append(" processes it may have started could not be followed (");
+            int shown = 0;
+            for (ProcessSample s : o.unfollowed()) {
+                if (shown++ == 5) break;
+                b.append(shown > 1 ? ", " : "").append("pid ").append(s.pid());
+            }
+            b.append(").");
         } else {
             b.append("Zero NOT reached: ").append(o.survivors().size()).append(" left (");
             int shown = 0;

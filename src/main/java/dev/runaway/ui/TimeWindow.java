@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
 /** How much of the timeline the charts show: the newest minute, ten minutes, hour, or all of it. */

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import javafx.application.Platform;
 import javafx.scene.control.TreeItem;
 
@@ -61,6 +63,7 @@ public final class UiProbe implements AutoCloseable {
         };
         Platform.setImplicitExit(false);
         try {
+            ConsoleApp.quietenClassPathWarning();
             Platform.startup(open);
         } catch (IllegalStateException alreadyRunning) {
             Platform.runLater(open);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
 import dev.runaway.model.ProcessIdentity;
@@ -253,11 +254,11 @@ class AnalyzerTest {
 
     // --- recursion ------------------------------------------------------------------------
 
-    /** deploy.sh runs the tests, a test runs deploy.sh: three levels of each, from pid 300. */
+    /** deploy.sh runs the tests, a test runs deploy.sh: four levels of each, from pid 300. */
     private static List<ProcessSample> deployLoop() {
         List<ProcessSample> p = shell();
         int parent = 50;
-        for (int pid = 300; pid <= 304; pid += 2) {
+        for (int pid = 300; pid <= 306; pid += 2) {
             p.add(bashScript(pid, parent, DEPLOY, 50));
             p.add(unittest(pid + 1, pid, 50));
             parent = pid + 1;
@@ -273,7 +274,7 @@ class AnalyzerTest {
 
         assertThat(deploy.recursive()).isTrue();
         assertThat(deploy.cycle()).containsExactly(DEPLOY, UNITTEST, DEPLOY);
-        assertThat(deploy.repeats()).isEqualTo(3);
+        assertThat(deploy.repeats()).isEqualTo(4);
     }
 
     @Test
@@ -284,7 +285,7 @@ class AnalyzerTest {
 
         assertThat(tests.recursive()).isTrue();
         assertThat(tests.cycle()).containsExactly(UNITTEST, DEPLOY, UNITTEST);
-        assertThat(tests.repeats()).isEqualTo(3);
+        assertThat(tests.repeats()).isEqualTo(4);
     }
 
     @Test
@@ -300,17 +301,91 @@ class AnalyzerTest {
     }
 
     @Test
-    void threeLevelsOfTheSameScriptAreRecursive() {
+    void threeLevelsOfTheSameScriptAreWhatAWrapperDoesAndFourAreRecursive() {
         List<ProcessSample> p = shell();
         p.add(bashScript(310, 50, "/d/x.sh", 50));
         p.add(bashScript(311, 310, "/d/x.sh", 50));
         p.add(bashScript(312, 311, "/d/x.sh", 50));
 
-        Group x = group(analyze(0, p), "/d/x.sh");
+        Group wrapper = group(analyze(0, p), "/d/x.sh");
+        assertThat(wrapper.recursive()).as("a shim or a self-re-executing launcher").isFalse();
+        assertThat(wrapper.repeats()).isEqualTo(3);
 
+        p.add(bashScript(313, 312, "/d/x.sh", 50));
+        Group x = group(analyze(0.5, p), "/d/x.sh");
         assertThat(x.recursive()).isTrue();
-        assertThat(x.repeats()).isEqualTo(3);
+        assertThat(x.repeats()).isEqualTo(4);
         assertThat(x.cycle()).containsExactly("/d/x.sh", "/d/x.sh");
+    }
+
+    @Test
+    void aRepetitionThatKeepsGrowingIsRecursiveAtThree() {
+        List<ProcessSample> p = shell();
+        p.add(bashScript(310, 50, "/d/x.sh", 50));
+        analyze(0, p);
+        p.add(bashScript(311, 310, "/d/x.sh", 50));
+        assertThat(group(analyze(0.5, p), "/d/x.sh").recursive()).isFalse();
+        p.add(bashScript(312, 311, "/d/x.sh", 50));
+
+        Group x = group(analyze(1, p), "/d/x.sh");
+
+        assertThat(x.repeats()).isEqualTo(3);
+        assertThat(x.recursive()).as("it rose at two scans in a row").isTrue();
+    }
+
+    @Test
+    void subshellsThatNestAndUnnestAreNotGrowingRecursion() {
+        List<ProcessSample> p = shell();
+        p.add(bashScript(310, 50, "/d/x.sh", 50));
+        p.add(bashScript(311, 310, "/d/x.sh", 50));
+        analyze(0, p);
+        p.add(bashScript(312, 311, "/d/x.sh", 50));
+        analyze(0.5, p);
+        p.remove(p.size() - 1);
+        analyze(1, p); // back to 2
+        p.add(bashScript(313, 311, "/d/x.sh", 50));
+
+        Group x = group(analyze(1.5, p), "/d/x.sh");
+
+        assertThat(x.repeats()).isEqualTo(3);
+        assertThat(x.recursive()).as("up, down, up: a shell's pipelines, not a loop").isFalse();
+    }
+
+    // --- this console ------------------------------------------------------------------------
+
+    @Test
+    void theConsolesOwnProcessesAreOneGroupNeverOrphansOrRecursion() {
+        int console = HIGH + 77;
+        analyzer.selfPid(console);
+        String owner = console + ":" + (10_000L + console); // pid:start, as the sandbox passes it
+        List<ProcessSample> p = shell();
+        p.add(proc(console, 50).exe("/usr/lib/jvm/java-17/bin/java").args("java", "-jar", "/opt/runaway/runaway.jar", "console")
+                .session(50).build());
+        p.add(proc(console + 1, console).binary("/opt/runaway/runaway-stat-reader").session(50).build());
+        // Watchdogs detach to init on purpose; one re-runs itself from a memfd.
+        p.add(proc(console + 2, 1).exe("/memfd:sealed-1 (deleted)").args("/dev/fd/3", "watch", "--owner", owner)
+                .session(console + 2).build());
+        p.add(proc(console + 3, console + 2).exe("/memfd:sealed-1 (deleted)").args("/dev/fd/3", "watch", "--owner", owner)
+                .session(console + 2).build());
+        p.add(proc(console + 4, console + 3).exe("/memfd:sealed-1 (deleted)").args("/dev/fd/3", "watch", "--owner", owner)
+                .session(console + 2).build());
+        p.add(proc(console + 5, console + 4).exe("/memfd:sealed-1 (deleted)").args("/dev/fd/3", "watch", "--owner", owner)
+                .session(console + 2).build());
+        // A drill it started, in its own sandbox's cgroup: the workload, not the console.
+        p.add(proc(console + 10, console).binary("/tmp/drill/worker").cgroup("/runaway-sandbox.1.2.3.drill").session(50).build());
+        // Another user's watchdog is not ours.
+        p.add(proc(HIGH + 500, 1).binary("/opt/other/watch", "--owner", "1:0").session(HIGH + 500).build());
+        analyze(0, p);
+        Snapshot s = analyze(0.5, p);
+
+        Group self = group(s, "this console");
+        assertThat(self.self()).isTrue();
+        assertThat(self.pids()).containsExactlyInAnyOrder(console, console + 1, console + 2, console + 3, console + 4, console + 5);
+        assertThat(self.parentedToInit()).isFalse();
+        assertThat(self.recursive()).isFalse();
+        assertThat(group(s, "/tmp/drill/worker").self()).isFalse();
+        assertThat(group(s, "/opt/other/watch").self()).isFalse();
+        assertThat(s.groups().get(s.groups().size() - 1).command()).as("never above anyone's").isEqualTo("this console");
     }
 
     // --- growth and exhaustion -------------------------------------------------------------
@@ -449,7 +524,7 @@ class AnalyzerTest {
     }
 
     @Test
-    void groupHoldingTheConsoleItselfIsNeverHeadingForExhaustion() {
+    void theConsoleItselfIsItsOwnGroupNeverHeadingForExhaustion() {
         int self = (int) ProcessHandle.current().pid();
         Snapshot s = series(i -> {
             List<ProcessSample> p = growing(i, "/user.slice");
@@ -457,10 +532,11 @@ class AnalyzerTest {
             return p;
         }, 1000, 1300);
 
-        Group tool = group(s, TOOL);
-        assertThat(tool.pids()).contains(self);
-        assertThat(tool.tasksGrowth().shape()).isEqualTo(GrowthShape.LINEAR);
-        assertThat(tool.secondsToExhaustion()).isEmpty();
+        Group console = group(s, "this console");
+        assertThat(console.pids()).containsExactly(self);
+        assertThat(console.self()).isTrue();
+        assertThat(console.secondsToExhaustion()).isEmpty();
+        assertThat(group(s, TOOL).pids()).doesNotContain(self);
     }
 
     @Test

@@ -1,8 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -87,5 +90,93 @@ class CommandKeysTest {
     void baseNameIsTheLastPathElement() {
         assertThat(CommandKeys.baseName("/usr/bin/python3.11")).isEqualTo("python3.11");
         assertThat(CommandKeys.baseName("bash")).isEqualTo("bash");
+    }
+
+    // --- keys that name one thing ---------------------------------------------------------
+
+    /** A process running in {@code cwd}, in {@code cgroup} and {@code session}, with these descriptors. */
+    private static CommandKeys.Where at(String cwd, String cgroup, int session, Map<Integer, String> fds) {
+        return new CommandKeys.Where() {
+            public Optional<String> cwd() {
+                return Optional.ofNullable(cwd);
+            }
+
+            public Optional<String> fd(int fd) {
+                return Optional.ofNullable(fds.get(fd));
+            }
+
+            public String cgroup() {
+                return cgroup;
+            }
+
+            public int session() {
+                return session;
+            }
+        };
+    }
+
+    @Test
+    void aRelativeScriptIsResolvedAgainstTheWorkingDirectory() {
+        List<String> cmd = List.of("bash", "loop.sh");
+        assertThat(CommandKeys.of(cmd, "/usr/bin/bash", "bash", at("/srv/a", "/", 7, Map.of()))).isEqualTo("/srv/a/loop.sh");
+        assertThat(CommandKeys.of(cmd, "/usr/bin/bash", "bash", at("/srv/b", "/", 7, Map.of()))).isEqualTo("/srv/b/loop.sh");
+        assertThat(CommandKeys.of(List.of("python3", "../t/run.py"), "/usr/bin/python3.11", "python3",
+                at("/srv/a/sub", "/", 7, Map.of()))).isEqualTo("/srv/a/t/run.py");
+    }
+
+    @Test
+    void shellOptionsWithAnArgumentAreNotTheScript() {
+        var here = at("/w", "/", 7, Map.of());
+        assertThat(CommandKeys.of(List.of("bash", "-o", "errexit", "loop.sh"), "/usr/bin/bash", "bash", here)).isEqualTo("/w/loop.sh");
+        assertThat(CommandKeys.of(List.of("bash", "-eo", "pipefail", "loop.sh"), "/usr/bin/bash", "bash", here)).isEqualTo("/w/loop.sh");
+        assertThat(CommandKeys.of(List.of("bash", "-O", "extglob", "+o", "nounset", "loop.sh"), "/usr/bin/bash", "bash", here))
+                .isEqualTo("/w/loop.sh");
+        assertThat(CommandKeys.of(List.of("bash", "--rcfile", "rc", "--norc", "loop.sh"), "/usr/bin/bash", "bash", here))
+                .isEqualTo("/w/loop.sh");
+        assertThat(CommandKeys.of(List.of("bash", "--", "loop.sh"), "/usr/bin/bash", "bash", here)).isEqualTo("/w/loop.sh");
+    }
+
+    @Test
+    void pythonOptionsWithAnArgumentAreNotTheScript() {
+        var here = at("/w", "/", 7, Map.of());
+        String py = "/usr/bin/python3.11";
+        assertThat(CommandKeys.of(List.of("python3", "-W", "error", "run.py"), py, "python3", here)).isEqualTo("/w/run.py");
+        assertThat(CommandKeys.of(List.of("python3", "-X", "dev", "-u", "run.py"), py, "python3", here)).isEqualTo("/w/run.py");
+        assertThat(CommandKeys.of(List.of("python3", "-Werror", "run.py"), py, "python3", here)).isEqualTo("/w/run.py");
+        assertThat(CommandKeys.of(List.of("python3", "-W", "error", "-m", "pytest", "-x"), py, "python3", here))
+                .isEqualTo("python3 -m pytest");
+        assertThat(CommandKeys.of(List.of("python3", "-mpytest"), py, "python3", here)).isEqualTo("python3 -m pytest");
+    }
+
+    @Test
+    void inlineCodeIsKeyedByTheInterpreterAndItsCgroupOrElseItsSession() {
+        List<String> bomb = List.of("bash", "-c", ":(){ :|:& };:");
+        assertThat(CommandKeys.of(bomb, "/usr/bin/bash", "bash", at("/w", "/runaway-sandbox.1.2.3.bomb", 7, Map.of())))
+                .isEqualTo("bash -c in cgroup /runaway-sandbox.1.2.3.bomb");
+        assertThat(CommandKeys.of(bomb, "/usr/bin/bash", "bash", at("/w", "/", 4242, Map.of())))
+                .isEqualTo("bash -c in session 4242");
+        assertThat(CommandKeys.of(bomb, "/usr/bin/bash", "bash", at("/w", "/user.slice", 4242, Map.of())))
+                .as("a slice is shared by many units: the session is narrower").isEqualTo("bash -c in session 4242");
+        assertThat(CommandKeys.of(List.of("bash", "-ec", "x"), "/usr/bin/bash", "bash", at("/w", "/", 9, Map.of())))
+                .isEqualTo("bash -c in session 9");
+        assertThat(CommandKeys.of(List.of("python3", "-c", "x"), "/usr/bin/python3", "python3", at("/w", "/", 9, Map.of())))
+                .isEqualTo("python3 -c in session 9");
+        assertThat(CommandKeys.of(List.of("perl", "-ne", "print"), "/usr/bin/perl", "perl", at("/w", "/", 9, Map.of())))
+                .isEqualTo("perl -e in session 9");
+    }
+
+    @Test
+    void aScriptRunFromAFileDescriptorIsTheFileBehindIt() {
+        var fds = at("/w", "/", 9, Map.of(3, "/tmp/bash_tool_1/script.sh", 63, "pipe:[4242]"));
+        assertThat(CommandKeys.of(List.of("bash", "/dev/fd/3"), "/usr/bin/bash", "bash", fds)).isEqualTo("/tmp/bash_tool_1/script.sh");
+        assertThat(CommandKeys.of(List.of("bash", "/dev/fd/63"), "/usr/bin/bash", "bash", fds))
+                .as("code from a pipe is inline code").isEqualTo("bash /dev/fd/63 in session 9");
+        assertThat(CommandKeys.of(List.of("/dev/fd/3", "--x"), "", "3", fds)).isEqualTo("/tmp/bash_tool_1/script.sh");
+    }
+
+    @Test
+    void aProgramRunFromAMemfdIsTheNameItWasStartedAs() {
+        assertThat(CommandKeys.of(List.of("line_io_tools/binary_backend", "--uid", "0"), "/memfd:sealed-91173221a7ea",
+                "memfd:sealed-91")).isEqualTo("line_io_tools/binary_backend (memfd)");
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
 import dev.runaway.model.ProcessIdentity;
@@ -73,6 +74,7 @@ final class Procs {
         private List<String> cmdline = List.of();
         private String exe = "";
         private String cgroup = "/user.slice";
+        private int uid;
 
         private Builder(int pid, int ppid) {
             this.pid = pid;
@@ -142,12 +144,17 @@ final class Procs {
             return this;
         }
 
+        Builder uid(int value) {
+            uid = value;
+            return this;
+        }
+
         ProcessSample build() {
             String name = comm != null ? comm
                     : CommandKeys.baseName(!exe.isEmpty() ? exe : cmdline.isEmpty() ? "?" : cmdline.get(0));
             if (cmdline.isEmpty() && exe.isEmpty()) rss = 0;
             return new ProcessSample(new ProcessIdentity(pid, start), ppid, pgrp, session, state, name, threads, rss,
-                    0, 0, cmdline, exe, cmdline.isEmpty() && exe.isEmpty() ? "/" : cgroup);
+                    0, uid, cmdline, exe, cmdline.isEmpty() && exe.isEmpty() ? "/" : cgroup);
         }
     }
 }

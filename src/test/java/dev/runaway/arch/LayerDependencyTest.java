@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.arch;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -19,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * One-way layers, and JavaFX/ChartFX only in the ui. Test classes are not imported, so the
  * deliberately bad fixtures under {@code dev.runaway.arch.fixture} only meet the control tests.
  */
-@AnalyzeClasses(packages = "dev.runaway", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "dev.runaway",
+        importOptions = {ImportOption.DoNotIncludeTests.class, ImportOption.DoNotIncludeJars.class})
 class LayerDependencyTest {
 
     @ArchTest
@@ -46,24 +48,30 @@ class LayerDependencyTest {
                 .layer("stop").definedBy(root + ".stop..")
                 .layer("export").definedBy(root + ".export..")
                 .layer("drill").definedBy(root + ".drill..")
+                .layer("view").definedBy(root + ".view..")
+                .layer("metrics").definedBy(root + ".metrics..")
                 .layer("ui").definedBy(root + ".ui..")
                 .layer("tui").definedBy(root + ".tui..")
                 .layer("bench").definedBy(root + ".bench..")
                 .layer("cli").definedBy(root + ".cli..")
                 .whereLayer("sys").mayOnlyBeAccessedByLayers(
-                        "procfs", "sandbox", "analysis", "timeline", "stop", "drill", "ui", "tui", "cli", "bench")
+                        "procfs", "sandbox", "analysis", "timeline", "stop", "drill", "metrics", "ui", "tui", "cli", "bench")
                 .whereLayer("procfs").mayOnlyBeAccessedByLayers(
-                        "sandbox", "analysis", "timeline", "stop", "drill", "ui", "tui", "cli", "bench")
+                        "sandbox", "analysis", "timeline", "stop", "drill", "metrics", "ui", "tui", "cli", "bench")
                 .whereLayer("sandbox").mayOnlyBeAccessedByLayers(
                         "analysis", "timeline", "stop", "drill", "ui", "tui", "cli", "bench")
-                .whereLayer("analysis").mayOnlyBeAccessedByLayers("timeline", "stop", "export", "ui", "tui", "cli", "bench")
-                .whereLayer("timeline").mayOnlyBeAccessedByLayers("stop", "export", "ui", "tui", "cli", "bench")
-                .whereLayer("stop").mayOnlyBeAccessedByLayers("export", "ui", "tui", "cli", "bench")
+                .whereLayer("analysis").mayOnlyBeAccessedByLayers("timeline", "stop", "export", "metrics", "view", "ui", "tui", "cli", "bench")
+                .whereLayer("timeline").mayOnlyBeAccessedByLayers("stop", "export", "metrics", "view", "ui", "tui", "cli", "bench")
+                .whereLayer("stop").mayOnlyBeAccessedByLayers("export", "metrics", "view", "ui", "tui", "cli", "bench")
+                // view: the console's view models (rows, their order, severity, header figures), no JavaFX
+                .whereLayer("view").mayOnlyBeAccessedByLayers("ui", "tui", "cli", "bench")
                 // export: charts, CSV, JSON and reports of a timeline, headless (no JavaFX)
                 .whereLayer("export").mayOnlyBeAccessedByLayers("ui", "cli")
                 .whereLayer("drill").mayOnlyBeAccessedByLayers("ui", "tui", "cli", "bench")
                 .whereLayer("ui").mayOnlyBeAccessedByLayers("bench", "cli") // bench ui times the console window
                 .whereLayer("tui").mayOnlyBeAccessedByLayers("cli")
+                // metrics: the analysis as Prometheus metrics (runaway metrics, bench metrics)
+                .whereLayer("metrics").mayOnlyBeAccessedByLayers("bench", "cli")
                 .whereLayer("bench").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
                 // model: may be accessed by every layer, and (being the bottom) accesses none,

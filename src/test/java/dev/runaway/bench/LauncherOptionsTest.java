@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.bench;
 
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class LauncherOptionsTest {
     void theCheckoutLauncherThePackageAndTheBenchesGiveTheConsoleTheSameJvmOptions() throws IOException {
         String options = String.join(" ", ScanBench.CONSOLE_JVM_OPTIONS);
         assertThat(options).contains("-XX:+UseSerialGC", "-XX:TargetSurvivorRatio=90");
-        assertThat(Files.readString(Path.of("runaway")).replace("\\\n  ", " ")).contains("exec java " + options + " ");
+        assertThat(Files.readString(Path.of("runaway")).replace("\\\n  ", " ")).contains(" java " + options + " ");
         assertThat(Files.readString(Path.of("packaging/build-deb"))).contains("--java-options \"" + options + " ");
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import dev.runaway.drill.Drills;
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code runaway drill} as a user types it, on real drills capped at 12 tasks. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class DrillCommandTest {
 
     private record Run(int status, String out, String err) {

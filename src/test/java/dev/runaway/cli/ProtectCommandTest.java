@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import dev.runaway.sandbox.NativeBinaries;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@code runaway protect}: the files it writes, the undo, and that the same cap holds a fork loop. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class ProtectCommandTest {
 
     private record Run(int status, String out, String err) {
@@ -84,10 +86,8 @@ class ProtectCommandTest {
              Sandbox desktop = Sandboxes.create(SandboxSpec.of("test-protect-desktop", 8))) {
             window.start(new ProcessBuilder(worker, "sleepers", "2000").redirectError(ProcessBuilder.Redirect.DISCARD));
             SandboxMonitor monitor = new SandboxMonitor(window);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while ((monitor.sample().failedForks() <= 0 || window.taskCount() < 1024) && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(100))
+                    .until(() -> monitor.sample().failedForks() > 0 && window.taskCount() >= 1024);
             assertThat(window.taskCount()).as("the fork loop stops at exactly the cap").isEqualTo(1024);
             assertThat(window.failedForks()).isPositive();
             Process outside = desktop.start(new ProcessBuilder("/bin/sh", "-c", "sleep 0.1 & wait"));

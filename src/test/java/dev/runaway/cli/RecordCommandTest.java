@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import dev.runaway.sandbox.Sandboxes;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * this test owns (cap 200: a JVM's threads are tasks too).
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class RecordCommandTest {
     private static final int TRIALS = 20;
 
@@ -38,8 +40,8 @@ class RecordCommandTest {
                         "-cp", classpath, "-Drunaway.native.dir=" + System.getProperty("runaway.native.dir"),
                         Main.class.getName(), "record", "--out", file.toString(), "--duration", "60s")
                         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD));
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-                while ((!Files.exists(file) || Files.size(file) < 2_000) && System.nanoTime() < deadline) Thread.sleep(20);
+                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(40)).pollInterval(java.time.Duration.ofMillis(20))
+                        .until(() -> Files.exists(file) && Files.size(file) >= 2_000);
                 long wait = random.nextInt(2000);
                 Thread.sleep(wait);
                 Instant killedAt = Instant.now();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import dev.runaway.procfs.ProcStat;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * own literal --tasks-max inside the suite's cap.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class RunCommandTest {
     private static final Path PROC = Path.of("/proc");
 
@@ -83,8 +85,8 @@ class RunCommandTest {
                         "--tasks-max", "8", "--record", file.toString(), "--", "sleep", "30")
                         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD));
                 // Once it records (a JVM under load may take a while to start), kill it at a random moment.
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while ((!Files.exists(file) || Files.readAllLines(file).size() < 3) && System.nanoTime() < deadline) Thread.sleep(20);
+                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).pollInterval(java.time.Duration.ofMillis(20))
+                        .until(() -> Files.exists(file) && Files.readAllLines(file).size() >= 3);
                 long wait = random.nextInt(1500);
                 Thread.sleep(wait);
                 java.time.Instant killedAt = java.time.Instant.now();

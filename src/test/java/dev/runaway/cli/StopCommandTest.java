@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code runaway stop} as typed, on a real orphans drill capped at 45 tasks. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class StopCommandTest {
 
     private record Run(int status, String out, String err) {
@@ -65,7 +67,7 @@ class StopCommandTest {
         assertThat(init.status()).isEqualTo(4);
         assertThat(init.err()).contains("refused: pid 1 is init");
         Run self = run("", "stop", "--pid", Long.toString(ProcessHandle.current().pid()), "--yes");
-        assertThat(self.status()).isEqualTo(4);
+        assertThat(self.status()).as(self.out() + self.err()).isEqualTo(4);
         assertThat(self.err()).contains("is this console");
         Run root = run("", "stop", "--cgroup", "/", "--yes");
         assertThat(root.status()).isEqualTo(4);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.drill;
 
 import dev.runaway.analysis.Chain;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * growth shapes as the drills are built to show them.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class DrillAnalysisTest {
     private static final Duration LIFETIME = Duration.ofMinutes(2);
     private LiveAnalysis live;

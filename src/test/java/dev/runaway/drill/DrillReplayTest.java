@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.drill;
 
 import dev.runaway.analysis.LiveAnalysis;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * live console had, and the cap it grew into is marked.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class DrillReplayTest {
 
     @Test

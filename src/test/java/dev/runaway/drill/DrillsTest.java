@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.drill;
 
 import dev.runaway.procfs.ProcStat;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stops it, never past it, and tears down to zero leaving no process, cgroup or folder.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class DrillsTest {
     private static final Path PROC = Path.of("/proc");
     private static final Duration LIFETIME = Duration.ofMinutes(2);
@@ -94,6 +96,26 @@ class DrillsTest {
         try (Drill drill = Drills.start(Scenario.FANOUT, 40, LIFETIME, false)) {
             growToCap(drill, 40);
             assertThat(children(members(drill)).values()).as("processes with two children").contains(2);
+            assertTornDownToZero(drill);
+        }
+    }
+
+    @Test
+    void pressingKeepsForkingAtItsCapAndEveryProcessIsAnExecOfTheDisposableTool() throws Exception {
+        try (Drill drill = Drills.start(Scenario.PRESSING, 60, LIFETIME, false)) {
+            growToCap(drill, 60);
+            SandboxMonitor monitor = new SandboxMonitor(drill.sandbox());
+            long refused = monitor.sample().failedForks();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (monitor.sample().failedForks() < refused + 60 && System.nanoTime() < deadline) Thread.sleep(50);
+            assertThat(monitor.sample().failedForks()).as("still pressing: refused forks keep coming")
+                    .isGreaterThanOrEqualTo(refused + 60);
+            assertThat(monitor.sample().tasks()).isLessThanOrEqualTo(60);
+            Path tool = drill.folder().resolve("cache/tool");
+            List<ProcStat> members = members(drill);
+            assertThat(members).allSatisfy(m -> assertThat(cmdline(m.pid())).isIn("", tool + " pressing 50 "));
+            assertThat(members.stream().filter(m -> cmdline(m.pid()).equals(tool + " pressing 50 ")).count())
+                    .as("each level re-executes the tool").isGreaterThanOrEqualTo(50);
             assertTornDownToZero(drill);
         }
     }

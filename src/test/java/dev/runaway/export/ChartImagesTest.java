@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
 import dev.runaway.timeline.Timeline;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * colours present, the SVG valid XML that rsvg-convert renders to the same picture, and a chart
  * without data saying so. The PNGs are kept in target/export-gallery to be looked at.
  */
+@org.junit.jupiter.api.Tag("process")
 class ChartImagesTest {
     static final ZoneId UTC = ZoneId.of("UTC");
     static final Path GALLERY = Path.of("target", "export-gallery");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
 import dev.runaway.timeline.EventKind;
@@ -92,6 +93,41 @@ final class IncidentFixtures {
         t.add(event(t, 9.052, EventKind.STOP_STEP, "kill", "cgroup.kill: killed every member of /runaway-sandbox.drill-linear", 200, -1, DEPLOY, 40));
         t.add(event(t, 11.102, EventKind.STOP_STEP, "confirm zero", "rescan: nothing matched for 2 s, 21 checks", 0, -1, DEPLOY, 2050));
         t.add(event(t, 11.105, EventKind.STOP_STEP, "restore", "thaw: thawed /runaway-sandbox.drill-linear", 1, -1, DEPLOY, 3));
+        return t;
+    }
+
+    static final String SLEEPERS = "/usr/bin/sleep";
+
+    /**
+     * A busy machine: 10,000 sleepers all along, the drill (deploy.sh) from 2 s on, pressing on
+     * its cap (reached 42 times as tasks exit and are replaced), stopped at 9 s; its summed RSS
+     * counted above what the machine has in use.
+     */
+    static Timeline busyAndStopped() {
+        Timeline t = new Timeline(STARTED, 0, "fixture: busy machine, drill stopped");
+        for (int i = 0; i <= 120; i++) {
+            double s = i / 10.0;
+            t.add(pulse(t, s, BASELINE_TASKS + 10_000 + (s >= 2 && s < 9.05 ? 200 : 0), 0, 2));
+        }
+        for (int i = 1; i <= 24; i++) {
+            double s = i / 2.0;
+            GroupPoint sleepers = new GroupPoint(SLEEPERS, 10_000, 10_000 * MIB, "steady", 0, 0, Double.NaN, "", 10_000, 1,
+                    true, false, List.of(), -1);
+            List<GroupPoint> groups = new ArrayList<>(List.of(sleepers));
+            if (s >= 2 && s < 9.05) {
+                groups.add(0, new GroupPoint(DEPLOY, 200, 40 * GIB, "steady", 0, 0, Double.NaN, "", 1, 200, false, false,
+                        List.of(), 0, 200));
+            }
+            t.add(new GroupScan(s, t.timeAt(s), Math.round(s * 1e9), BASELINE_TASKS + 10_200, List.copyOf(groups)));
+        }
+        for (int k = 0; k < 42; k++) {
+            double s = 2.5 + k * 0.15;
+            t.add(event(t, s, EventKind.CAP_REACHED, "pids.max deploy.sh", "cgroup /runaway-sandbox.drill at its pids.max with 200 tasks",
+                    200, -1, DEPLOY, -1));
+        }
+        t.add(event(t, 9.012, EventKind.STOP_STEP, "stop growth", "freeze: froze /runaway-sandbox.drill", 200, -1, DEPLOY, 12));
+        t.add(event(t, 9.052, EventKind.STOP_STEP, "kill", "cgroup.kill: killed every member", 200, -1, DEPLOY, 40));
+        t.add(event(t, 11.102, EventKind.STOP_STEP, "confirm zero", "rescan: nothing matched for 2 s, 21 checks", 0, -1, DEPLOY, 2050));
         return t;
     }
 

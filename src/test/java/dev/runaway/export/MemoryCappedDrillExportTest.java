@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
 import dev.runaway.analysis.LiveAnalysis;
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * each kill. Images are kept in target/export-gallery/memory-capped to be looked at.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class MemoryCappedDrillExportTest {
     private static final long MEMORY_CAP = 1500L << 20;
 

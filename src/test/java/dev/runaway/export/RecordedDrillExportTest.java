@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
 import dev.runaway.analysis.LiveAnalysis;
@@ -41,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The charts are kept in target/export-gallery/drill to be looked at.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class RecordedDrillExportTest {
     private static final Path PROC = Path.of("/proc");
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.packaging;
 
 import dev.runaway.sandbox.Sandbox;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the scripts would install them and a test must not.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@org.junit.jupiter.api.Tag("process")
 class PackageFilesTest {
     private static final Path PACKAGING = Path.of("packaging");
     private static final String APP = "dev.runaway.Runaway";
@@ -46,6 +48,9 @@ class PackageFilesTest {
         Path root = stage(dir);
         assertThat(root.resolve("usr/share/man/man1/runaway.1.gz")).exists();
         assertThat(root.resolve("usr/share/man/man1/runaway-stop.1.gz")).as("one page per subcommand").exists();
+        assertThat(root.resolve("lib/systemd/system/runaway-metrics.service")).exists();
+        assertThat(root.resolve("usr/share/runaway/prometheus/runaway-rules.yml")).exists();
+        assertThat(root.resolve("usr/share/runaway/grafana/runaway-dashboard.json")).exists();
 
         Run validate = run(dir, "validate", root.toString());
         assertThat(validate.status).as(validate.output).isZero();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.procfs;
 
 import dev.runaway.model.ProcessSample;
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * follows them knows its sandbox's members across churn without listing /proc again.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class ProcEventsTest {
     private static final Path PROC = Path.of("/proc");
 

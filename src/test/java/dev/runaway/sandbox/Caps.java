@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Waiting for a workload to press on its sandbox's cap, for tests that need it at full growth. */
 public final class Caps {
@@ -11,9 +13,8 @@ public final class Caps {
 
     /** Returns once the cap has refused a fork; fails the test after {@code seconds}. */
     public static void awaitRefusedFork(Sandbox sandbox, int seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (sandbox.failedForks() <= 0 && System.nanoTime() < deadline) Thread.sleep(50);
-        assertThat(sandbox.failedForks()).as("the workload reached its cap of %d within %d s", sandbox.spec().tasksMax(), seconds)
-                .isPositive();
+        await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(50)).untilAsserted(() ->
+                assertThat(sandbox.failedForks()).as("the workload reached its cap of %d within %d s", sandbox.spec().tasksMax(), seconds)
+                        .isPositive());
     }
 }

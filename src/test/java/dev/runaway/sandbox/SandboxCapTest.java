@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that tries to start 40 sleepers in a sandbox capped at 8 tasks sees its forks fail.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class SandboxCapTest {
 
     @Test

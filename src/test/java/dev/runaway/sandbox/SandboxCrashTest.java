@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
 import dev.runaway.model.ProcessIdentity;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * inside a sandbox this test owns, so whatever happens they are torn down at the end.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class SandboxCrashTest {
     private static final Path PROC = Path.of("/proc");
 

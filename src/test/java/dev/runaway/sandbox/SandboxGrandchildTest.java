@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
 import dev.runaway.model.ProcessIdentity;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * teardown must not. Fails if the grandchild is alive 5 s after teardown.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class SandboxGrandchildTest {
     private static final Path PROC = Path.of("/proc");
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
 import dev.runaway.model.ProcessIdentity;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * OOM killer (the memory cgroup counts the kill), and the memory cgroup goes with the sandbox.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class SandboxMemoryTest {
     private static final long CAP_BYTES = 64L << 20;
 

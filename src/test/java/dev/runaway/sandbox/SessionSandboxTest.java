@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * session with RLIMIT_NPROC; a fork loop in it hits the limit, and teardown reaches zero.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class SessionSandboxTest {
 
     @Test

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * everything the tests start is counted against it.
  */
 @EnabledIfEnvironmentVariable(named = "RUNAWAY_SUITE_CGROUP", matches = ".+")
+@org.junit.jupiter.api.Tag("process")
 class SuiteCapTest {
 
     @Test

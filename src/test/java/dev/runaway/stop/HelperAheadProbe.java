@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 import dev.runaway.procfs.PulseReader;
@@ -18,7 +19,8 @@ public final class HelperAheadProbe {
         String command = args[0], helper = args[1], config = args[2];
         PulseReader pulse = PulseReader.live();
         CommandRescan rescan = new CommandRescan(proc, command, pulse);
-        Planner planner = new Planner(Disposable.forThisUser(), false, 65534); // the console as it will be: nobody
+        // the console as it will be: nobody, with the helper it started ahead of need
+        Planner planner = new Planner(Disposable.forThisUser(), new Privilege(false, 65534, Privilege.Helper.RUNNING));
         try (Actuator actuator = new Actuator(proc, () -> {
             try {
                 return new HelperClient(new ProcessBuilder(helper, "--config", config)
@@ -42,7 +44,7 @@ public final class HelperAheadProbe {
             System.out.println("uid " + libc.geteuid());
             if (!NoForkProbe.readyThenTryAFork()) return;
             StopPlan plan = planner.plan(rescan.get());
-            System.out.println("privilege " + plan.privilege());
+            System.out.println("others " + plan.others());
             StopEngine.Outcome outcome = new StopEngine(actuator, rescan, s -> { }).run(plan, false);
             System.out.println("lever " + plan.chosen());
             System.out.println("zero " + outcome.zeroConfirmed());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 import dev.runaway.sandbox.Sandbox;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Tag("process")
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class HelperFuzzTest {
 
     @Test

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 import dev.runaway.sandbox.Sandbox;
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The helper's polkit action: valid against polkit's own DTD, one action, pointing at the helper. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class PolicyFileTest {
     private static final Path POLICY = Path.of("packaging/polkit/dev.runaway.helper.policy");
     private static final Path DTD = Path.of("/usr/share/polkit-1/policyconfig-1.dtd");

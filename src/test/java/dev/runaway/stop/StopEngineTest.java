@@ -1,6 +1,6 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
-import dev.runaway.analysis.TargetSet;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * confirmed, nothing outside the targets touched, and what was changed put back.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class StopEngineTest {
     private static final Path PROC = Path.of("/proc");
     private static final Duration LIFETIME = Duration.ofMinutes(3);
@@ -52,7 +53,7 @@ class StopEngineTest {
             assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
             assertThat(drill.sandbox().memberPids()).isEmpty();
             assertThat(alive(bystander)).as("a process outside the targets").isTrue();
-            assertThat(outcome.steps()).extracting(StopEngine.Step::step)
+            assertThat(outcome.steps()).extracting(dev.runaway.sandbox.StopStep::step)
                     .containsSubsequence("stop growth", "kill", "confirm zero", "restore");
         }
     }
@@ -64,7 +65,7 @@ class StopEngineTest {
             Path tool = drill.folder().resolve("cache/tool");
             awaitCap(drill);
             StopPlan plan = plan(tool.toString(), true);
-            assertThat(plan.refused().get(Lever.FREEZE_CGROUP)).contains("share");
+            assertThat(plan.refused().get(Lever.FREEZE_CGROUP)).contains("pid " + shell.pid() + " (sleep), not a target, shares the cgroup");
             assertThat(plan.chosen()).as(String.join("\n", plan.describe())).isEqualTo(Lever.REVOKE_EXEC);
             assertThat(plan.binaries()).containsExactly(tool.toString());
             int before = mode(tool);
@@ -148,7 +149,7 @@ class StopEngineTest {
             assertThat(plan.chosen()).isIn(Lever.FREEZE_CGROUP, Lever.QUARANTINE);
             long started = System.nanoTime();
             StopEngine.Outcome outcome = run(plan);
-            System.out.printf("swarm of %d: %s, zero after %d ms (whole stop %d ms)%n", plan.targets().size(), plan.chosen(),
+            System.out.printf("swarm of %d: %s, zero after %d ms (whole stop %d ms)%n", plan.members().size(), plan.chosen(),
                     outcome.millisToZero(), (System.nanoTime() - started) / 1_000_000);
             assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
             assertThat(swarm.memberPids()).as("nothing but the reaper, if it is still there").hasSizeLessThanOrEqualTo(1);
@@ -168,13 +169,13 @@ class StopEngineTest {
     }
 
     private static StopPlan plan(String command, boolean root) {
-        TargetSet targets = new CommandRescan(PROC, command, pulse).get();
+        Targets targets = new CommandRescan(PROC, command, pulse).get();
         assertThat(targets.samples()).as("targets for " + command).isNotEmpty();
         return new Planner(Disposable.forThisUser(), root).plan(targets);
     }
 
     private static StopEngine.Outcome run(StopPlan plan) {
-        List<StopEngine.Step> seen = new ArrayList<>();
+        List<dev.runaway.sandbox.StopStep> seen = new ArrayList<>();
         try (Actuator actuator = new Actuator(PROC, () -> null)) {
             StopEngine.Outcome outcome = new StopEngine(actuator, new CommandRescan(PROC, plan.command(), pulse), seen::add)
                     .run(plan, false);

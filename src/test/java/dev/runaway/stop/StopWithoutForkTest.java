@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
 import dev.runaway.sandbox.CgroupSandbox;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * console whose own cgroup is capped at its current task count still takes a runaway to zero.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class StopWithoutForkTest {
 
     @Test

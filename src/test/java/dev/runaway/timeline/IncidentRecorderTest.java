@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline;
 
 import dev.runaway.analysis.Group;
@@ -121,6 +122,25 @@ class IncidentRecorderTest {
                     .containsExactlyElementsOf(live.scans().get(s).groups().stream().map(GroupPoint::command).toList());
             assertThat(back.recordedScans().get(s)).isEqualTo(live.scans().get(s));
         }
+    }
+
+    @Test
+    void anAtCapGroupReadsBackAtCapWithItsCapCgroupAndRefusals(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("incident.jsonl");
+        Timeline live = new Timeline(WALL, T0, "test");
+        GrowthSeries series = new GrowthSeries(10);
+        try (IncidentRecorder r = record(file, 1 << 20, live)) {
+            Snapshot grow = snapshot(0, series, "/runaway-sandbox.x", 100);
+            Group capped = grow.groups().get(0).withCap(true,
+                    java.util.Optional.of(new dev.runaway.analysis.GroupCap("pids.max", 600)), 42);
+            r.snapshot(new Snapshot(grow.time(), grow.pulse(), 0, grow.totalGrowth(), List.of(capped), grow.processes(),
+                    0, 0, grow.monotonicNanos(), 0));
+        }
+        GroupPoint back = IncidentReader.read(file).recordedScans().get(0).groups().get(0);
+        assertThat(back.atCap()).isTrue();
+        assertThat(back.cap()).contains(new dev.runaway.analysis.GroupCap("pids.max", 600));
+        assertThat(back.forksRefused()).isEqualTo(42);
+        assertThat(back).isEqualTo(live.scans().get(0).groups().get(0));
     }
 
     @Test

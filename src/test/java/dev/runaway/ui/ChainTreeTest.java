@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import dev.runaway.analysis.Chain;
 import dev.runaway.analysis.Group;
 import dev.runaway.analysis.GroupColumn;
@@ -125,7 +127,7 @@ class ChainTreeTest {
         Group recursive = new Group("/tmp/deploy.sh", 5, List.of(), false, true,
                 List.of("/tmp/deploy.sh", "python3 -m unittest", "/tmp/deploy.sh"), 3, 0, new GrowthFit(GrowthShape.LINEAR, 2, 0),
                 0, OptionalDouble.empty(), "", List.of(), "", -1);
-        assertThat(ConsoleRow.of(recursive).badge()).isEqualTo("⟳ deploy.sh → python3 -m unittest → deploy.sh");
+        assertThat(ConsoleRow.of(recursive).badge()).isEqualTo("⟳ deploy.sh → python3 -m unittest → deploy.sh  ×3 along one line");
         assertThat(ConsoleRow.of(group("/tmp/tool", 3, List.of(), true)).badge()).isEqualTo("orphans (init)");
         assertThat(ConsoleRow.of(group("/usr/bin/sleep", 1, List.of(), false)).badge()).isEmpty();
         Chain chain = new Chain(new ProcessIdentity(50, 1), 1, 1, List.of("/tmp/tool"), List.of(50));

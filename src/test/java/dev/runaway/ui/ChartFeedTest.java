@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
 import dev.runaway.timeline.EventKind;
@@ -64,13 +65,11 @@ class ChartFeedTest {
             for (int i = 50; i < 80; i++) timeline.add(pulse(i * 0.1, 100 + i));
             feed.select("/tmp/tool");
             timeline.add(scan(9.0, 12));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (System.nanoTime() < deadline) {
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).pollInterval(java.time.Duration.ofMillis(5)).until(() -> {
                 synchronized (sink) {
-                    if (sink.seconds.size() >= 80 && sink.groupTasks.size() == 2) break;
+                    return sink.seconds.size() >= 80 && sink.groupTasks.size() == 2;
                 }
-                Thread.onSpinWait();
-            }
+            });
             synchronized (sink) {
                 assertThat(sink.seconds).hasSize(80).isSorted();
                 assertThat(sink.tasks.get(79)).isEqualTo(179.0);

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
@@ -25,6 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Drill menu tears it down to a confirmed zero with its sandbox removed.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
+@org.junit.jupiter.api.Tag("window")
 class ConsoleDrillTest {
     private ConsoleSession session;
 

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import dev.runaway.analysis.Chain;
 import dev.runaway.analysis.Group;
 import dev.runaway.analysis.GrowthFit;
@@ -36,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * timeline, the groups come from its last scan, it is marked REPLAY, and nothing can be stopped.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("window")
 class ConsoleReplayTest {
     private static final Instant WALL = Instant.parse("2026-11-29T10:00:00Z");
     private ConsoleSession session;

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.view.ConsoleRow;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
@@ -35,6 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * on the timeline and marked on the tasks chart.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
+@org.junit.jupiter.api.Tag("window")
 class ConsoleStopTest {
     private static final Path PROC = Path.of("/proc");
     private ConsoleSession session;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
 import dev.runaway.cli.Main;
@@ -28,6 +29,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * drill is torn down. Everything it starts runs in a sandbox of its own.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
+@org.junit.jupiter.api.Tag("window")
 class ConsoleXvfbTest {
     static final Path SHOT = Path.of("target", "console-xvfb.png");
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline.oom;
 
 import dev.runaway.sandbox.Sandbox;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * a sandbox) that answers the probe and the range query the way the real one does.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class OomHistoryTest {
     private static final String NO_JOURNAL = "echo '-- No entries --'; echo 'No journal files were found.' >&2";
     private static final String ONE_ENTRY = "echo 'Oct 20 18:30:00 desk systemd[1565]: Started Session 9 of User me.'";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline.oom;
 
 import dev.runaway.sandbox.CgroupSandbox;
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** OOM kills on the incident's timeline: a real one recorded to the file, and the two kinds converted. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class OomTimelineTest {
 
     @Test
@@ -63,10 +65,8 @@ class OomTimelineTest {
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD));
             pid = (int) hog.pid();
             assertThat(hog.waitFor(60, TimeUnit.SECONDS)).as("the hog died").isTrue();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (recorder.timeline().events().stream().noneMatch(e -> e.pid() == pid) && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).pollInterval(java.time.Duration.ofMillis(20))
+                    .until(() -> recorder.timeline().events().stream().anyMatch(e -> e.pid() == pid));
         }
         Incident back = IncidentReader.read(file);
         List<TimelineEvent> ours = back.timeline().events().stream().filter(e -> e.pid() == pid).toList();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline.oom;
 
 import dev.runaway.sandbox.Sandbox;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The live watcher on a fake kmsg file, on a fake journalctl, and on this machine's /dev/kmsg. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
 class OomWatcherTest {
 
     @TempDir
@@ -151,9 +153,8 @@ class OomWatcherTest {
     }
 
     static void await(List<OomEvent> events, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (events.size() < count && System.nanoTime() < deadline) Thread.sleep(20);
-        assertThat(events).as("events within 10 s").hasSizeGreaterThanOrEqualTo(count);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).pollInterval(java.time.Duration.ofMillis(20))
+                .untilAsserted(() -> assertThat(events).as("events within 10 s").hasSizeGreaterThanOrEqualTo(count));
     }
 
     private static void append(Path file, String text) throws IOException {

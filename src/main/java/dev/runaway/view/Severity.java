@@ -1,4 +1,5 @@
-package dev.runaway.ui;
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.view;
 
 /** How alarming a figure is: the header colours it, the tests check the thresholds. */
 public enum Severity {
@@ -9,12 +10,12 @@ public enum Severity {
         return "severity-" + name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    static Severity of(double value, double watchFrom, double criticalFrom) {
+    public static Severity of(double value, double watchFrom, double criticalFrom) {
         if (Double.isNaN(value)) return CALM;
         return value >= criticalFrom ? CRITICAL : value >= watchFrom ? WATCH : CALM;
     }
 
-    static Severity worst(Severity a, Severity b) {
+    public static Severity worst(Severity a, Severity b) {
         return a.ordinal() >= b.ordinal() ? a : b;
     }
 }

@@ -1,4 +1,5 @@
-package dev.runaway.ui;
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.view;
 
 import dev.runaway.analysis.Chain;
 import dev.runaway.analysis.Group;
@@ -16,10 +17,12 @@ import java.util.List;
  *
  * @param stopLabel what a stop of this row takes, in words
  * @param tasks     for sorting; growth likewise (tasks per second)
+ * @param repeats   how many times a recursive group's key occurs along its deepest line (live rows)
+ * @param capText   the limit an at-cap group presses on ("pids.max 600"), or ""
  */
 public record ConsoleRow(Kind kind, String key, String name, List<String> cells, String command, ProcessIdentity top,
                          int pid, double tasks, double growth, boolean recursive, boolean parentedToInit,
-                         List<String> cycle, String stopLabel) {
+                         List<String> cycle, String stopLabel, boolean atCap, String capText, int repeats) {
 
     /** MORE stands for the chains past {@link ChainTree#MAX_CHAIN_ROWS}: it can be read, not stopped. */
     public enum Kind { GROUP, CHAIN, PROCESS, MORE }
@@ -30,7 +33,7 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         for (GroupColumn c : GroupColumn.values()) cells.add("");
         return new ConsoleRow(Kind.MORE, "m:" + g.command(), String.format(java.util.Locale.ROOT,
                 "… and %,d more chains (the first %,d are listed; stop the group to take them all)", total - shown, shown),
-                List.copyOf(cells), g.command(), null, -1, 0, 0, false, false, List.of(), "");
+                List.copyOf(cells), g.command(), null, -1, 0, 0, false, false, List.of(), "", false, "", 1);
     }
 
     public static ConsoleRow of(Group g) {
@@ -38,7 +41,8 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         for (GroupColumn c : GroupColumn.values()) cells.add(c.value(g));
         return new ConsoleRow(Kind.GROUP, "g:" + g.command(), g.command(), List.copyOf(cells), g.command(), null, -1,
                 g.tasks(), g.tasksGrowth().perSecond(), g.recursive(), g.parentedToInit(), g.cycle(),
-                "every process of " + g.command() + " and all below them");
+                "every process of " + g.command() + " and all below them", g.atCap(),
+                g.cap().map(dev.runaway.analysis.GroupCap::text).orElse(""), g.repeats());
     }
 
     /** A group as a recording kept it: no chains, so the chains cell comes from the recorded counts. */
@@ -50,15 +54,19 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
                 case GROWTH -> g.growth();
                 case RATE -> dev.runaway.model.Units.perSecond(g.tasksPerSecond());
                 case MEMORY -> dev.runaway.model.Units.bytes(g.rssBytes());
-                case EXHAUSTS -> Double.isNaN(g.secondsToExhaustion()) ? "-"
+                case EXHAUSTS -> g.atCap() ? "AT CAP " + g.cap().map(dev.runaway.analysis.GroupCap::limit).orElse("")
+                        : Double.isNaN(g.secondsToExhaustion()) ? "-"
                         : String.format(java.util.Locale.ROOT, "%.0fs %s", g.secondsToExhaustion(), g.exhaustedBy());
                 case CHAINS -> g.chains() + " d" + g.deepestChain();
-                case FLAGS -> (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "");
+                case FLAGS -> (g.atCap() ? "C" : "") + (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "")
+                        + (g.self() ? "S" : "");
                 case COMMAND -> g.command();
+                case CPU, STATES -> "-"; // not recorded
             });
         }
         return new ConsoleRow(Kind.GROUP, "g:" + g.command(), g.command(), List.copyOf(cells), g.command(), null, -1,
-                g.tasks(), g.tasksPerSecond(), g.recursive(), g.parentedToInit(), g.cycle(), "recorded: nothing to stop");
+                g.tasks(), g.tasksPerSecond(), g.recursive(), g.parentedToInit(), g.cycle(), "recorded: nothing to stop",
+                g.atCap(), g.cap().map(dev.runaway.analysis.GroupCap::text).orElse(""), 1); // a recording keeps the cycle, not the count
     }
 
     public static ConsoleRow of(Group g, Chain c) {
@@ -74,24 +82,35 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         boolean orphan = g.parentedToInit();
         String name = "chain from pid " + c.rootPid() + (orphan ? "  (parented to init)" : "");
         return new ConsoleRow(Kind.CHAIN, chainKey(c.root()), name, List.copyOf(cells), g.command(), c.root(), c.rootPid(),
-                c.tasks(), 0, false, orphan, List.of(), "the chain from pid " + c.rootPid() + " and all below it");
+                c.tasks(), 0, false, orphan, List.of(), "the chain from pid " + c.rootPid() + " and all below it", false, "", 1);
     }
 
     public static ConsoleRow of(Chain c, int pid, String command) {
         List<String> cells = new ArrayList<>();
         for (GroupColumn col : GroupColumn.values()) cells.add(col == GroupColumn.COMMAND ? command : "");
         return new ConsoleRow(Kind.PROCESS, chainKey(c.root()) + "/p:" + pid, "pid " + pid, List.copyOf(cells), command,
-                c.root(), pid, 1, 0, false, false, List.of(), "pid " + pid + " and all below it");
+                c.root(), pid, 1, 0, false, false, List.of(), "pid " + pid + " and all below it", false, "", 1);
     }
 
-    static String chainKey(ProcessIdentity root) {
+    public static String chainKey(ProcessIdentity root) {
         return "c:" + root.pid() + "@" + root.startTicks();
     }
 
-    /** The recursion badge: the cycle of command keys, or "". */
+    /** This row once its group (chain, process) is gone, held in place under the pointer: nothing to stop. */
+    public ConsoleRow gone() {
+        if (stopLabel.equals("gone")) return this;
+        List<String> empty = new ArrayList<>();
+        for (int i = 0; i < cells.size(); i++) empty.add(i == GroupColumn.COMMAND.ordinal() ? cells.get(i) : "");
+        return new ConsoleRow(kind, key, name + "  (gone)", List.copyOf(empty), command, top, pid, 0, 0, false, false,
+                List.of(), "gone", false, "", 1);
+    }
+
+    /** The badge: at a cap (the most severe), the recursion's cycle, orphans, or "". */
     public String badge() {
+        if (atCap) return "AT CAP " + capText;
         if (!recursive) return parentedToInit && kind == Kind.GROUP ? "orphans (init)" : "";
-        return "⟳ " + String.join(" → ", cycle.stream().map(HeaderFigures::shortCommand).toList());
+        return "⟳ " + String.join(" → ", cycle.stream().map(HeaderFigures::shortCommand).toList())
+                + (repeats > 1 ? "  ×" + repeats + " along one line" : "");
     }
 
     public boolean matches(String filter) {

@@ -1,4 +1,5 @@
-package dev.runaway.ui;
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.view;
 
 import dev.runaway.model.Units;
 import dev.runaway.timeline.GroupPoint;
@@ -45,7 +46,15 @@ public record HeaderFigures(List<Figure> figures) {
             f[4] = new Figure("pressure", Double.isNaN(pulse.pressureSome10()) ? "n/a"
                     : String.format(Locale.ROOT, "%.1f%%", pulse.pressureSome10()), Severity.of(pulse.pressureSome10(), 5, 20));
         }
-        if (worst != null) {
+        if (worst != null && worst.atCap()) {
+            // At a cap: every fork refused, the most severe state, whatever the growth fit says.
+            String cap = worst.cap().map(c -> c.text()).orElse("a limit");
+            f[5] = new Figure("worst group: " + shortCommand(worst.command()), "AT CAP", Severity.CRITICAL);
+            f[6] = new Figure("its rate", worst.forksRefused() >= 0
+                    ? String.format(Locale.ROOT, "%,d forks refused", worst.forksRefused())
+                    : Units.perSecond(worst.tasksPerSecond()), Severity.CRITICAL);
+            f[7] = new Figure("runs out in", "now: " + cap, Severity.CRITICAL);
+        } else if (worst != null) {
             Severity growth = switch (worst.growth()) {
                 case "exponential" -> Severity.CRITICAL;
                 case "linear" -> worst.tasksPerSecond() >= 10 ? Severity.CRITICAL : Severity.WATCH;
@@ -61,7 +70,7 @@ public record HeaderFigures(List<Figure> figures) {
     }
 
     /** The last path element (the whole key when that is too short to tell, like /dev/fd/3): the table shows the whole key. */
-    static String shortCommand(String command) {
+    public static String shortCommand(String command) {
         String first = command.split(" ", 2)[0];
         int slash = first.lastIndexOf('/');
         String name = slash >= 0 && first.length() - slash > 4 ? first.substring(slash + 1) + command.substring(first.length()) : command;

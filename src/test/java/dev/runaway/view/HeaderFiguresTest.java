@@ -1,4 +1,5 @@
-package dev.runaway.ui;
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.view;
 
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.PulsePoint;
@@ -32,6 +33,20 @@ class HeaderFiguresTest {
         assertThat(h.figures().get(5).caption()).isEqualTo("worst group: worker --level 3");
         assertThat(h.figures().get(6).text()).isEqualTo("+32.0/s");
         assertThat(h.figures().get(7).text()).isEqualTo("45 s (pid_max)");
+    }
+
+    @Test
+    void aDrillAtItsCapIsRedAndNamedAtCapWhateverItsGrowth() {
+        GroupPoint drill = new GroupPoint("/tmp/runaway-drill-cap/worker", 599, 600L << 20, "steady", 0, 0, Double.NaN, "",
+                1, 3, true, false, List.of(), 1, 600, true,
+                java.util.Optional.of(new dev.runaway.analysis.GroupCap("pids.max", 600)), 1234, "/sbx", false);
+        HeaderFigures h = HeaderFigures.of(pulse(2000, 3, 8 * GIB, 6 * GIB, 0.0), drill);
+        assertThat(h.figures().get(5).caption()).isEqualTo("worst group: worker");
+        assertThat(h.figures().get(5).text()).isEqualTo("AT CAP");
+        assertThat(h.figures().get(6).text()).isEqualTo("1,234 forks refused");
+        assertThat(h.figures().get(7).text()).isEqualTo("now: pids.max 600");
+        assertThat(h.figures().subList(5, 8)).extracting(HeaderFigures.Figure::severity).containsOnly(Severity.CRITICAL);
+        assertThat(h.overall()).isEqualTo(Severity.CRITICAL);
     }
 
     @Test

@@ -1,0 +1,268 @@
+package dev.runaway.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.runaway.analysis.LiveAnalysis;
+import dev.runaway.analysis.Snapshot;
+import dev.runaway.drill.Drill;
+import dev.runaway.drill.Drills;
+import dev.runaway.drill.Scenario;
+import dev.runaway.procfs.ProcReader;
+import dev.runaway.procfs.PulseReader;
+import dev.runaway.sandbox.CgroupSandbox;
+import dev.runaway.sandbox.NativeBinaries;
+import dev.runaway.sandbox.Sandbox;
+import dev.runaway.sandbox.SandboxSpec;
+import dev.runaway.sandbox.Sandboxes;
+import dev.runaway.stop.Actuator;
+import dev.runaway.stop.Disposable;
+import dev.runaway.stop.Selector;
+import dev.runaway.stop.StopCore;
+import dev.runaway.stop.StopEngine;
+import dev.runaway.stop.StopSession;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A machine on fire: N pressing tasks (the {@code pressing} drill at its cap), and on a fresh
+ * drill each, the guided stop from the command line (the real launcher, JVM start included),
+ * the console's path (its engine in a JVM that was running before the fire, from Enter), a
+ * naive kill loop by pid and a systemd-style {@code cgroup.kill}; then how long {@code ps},
+ * {@code runaway scan} and the C reader take to list the table under that load. Figures only.
+ */
+public final class PressingBench {
+    /** One way of stopping, on one drill. Times are from the start of the stop; -1 when never reached. */
+    public record Stop(String method, int tasks, long millisToGrowthStopped, long millisToZero, boolean zeroConfirmed,
+                       int survivors, double loadAverageMax, String source, long planMillis, String note) {
+    }
+
+    /** One listing of the process table under the load. */
+    public record Listing(String reader, int tasks, double millis, int processes) {
+    }
+
+    public record Result(int pressing, List<Stop> stops, List<Listing> listings) {
+    }
+
+    private static final Path PROC = Path.of("/proc");
+    private static final Duration LIFETIME = Duration.ofMinutes(15);
+    /** A listing that takes longer is killed: a fire must not hold the shared machine for minutes. */
+    private static final Duration LISTING_LIMIT = Duration.ofSeconds(120);
+
+    private final int tasks;
+    private final int trials;
+    private final Duration cliLimit;
+    private final PrintWriter progress;
+    private final ObjectMapper json = new ObjectMapper();
+
+    public PressingBench(int tasks, int trials, Duration cliLimit, PrintWriter progress) {
+        this.tasks = tasks;
+        this.trials = trials;
+        this.cliLimit = cliLimit;
+        this.progress = progress;
+    }
+
+    public Result run() throws Exception {
+        List<Stop> stops = new ArrayList<>();
+        List<Listing> listings = new ArrayList<>();
+        try (PidMax pidMax = PidMax.atLeast(tasks + tasksNow() + 16_384, progress);
+             Sandbox tools = Sandboxes.create(SandboxSpec.of("bench-pressing-tools", 4096).withLifetime(LIFETIME))) {
+            for (int t = 0; t < trials; t++) {
+                stops.add(guidedCli(tools, listings, t == 0));
+                stops.add(consolePath());
+                stops.add(naiveLoop());
+                stops.add(cgroupKill());
+            }
+        }
+        return new Result(tasks, stops, listings);
+    }
+
+    private Drill pressingAtCap() throws Exception {
+        Drill drill = Drills.start(Scenario.PRESSING, tasks, LIFETIME, false);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while ((drill.sandbox().taskCount() < tasks || drill.sandbox().failedForks() <= 0) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        progress.printf("  %s: %,d tasks pressing on their cap of %,d, %,d forks refused; load %.0f%n", drill.info().id(),
+                drill.sandbox().taskCount(), tasks, drill.sandbox().failedForks(), load1());
+        progress.flush();
+        Thread.sleep(3000); // pressing for a while: the load average climbs
+        return drill;
+    }
+
+    private static String key(Drill drill) {
+        return drill.folder().resolve("cache/tool").toString();
+    }
+
+    private static Path memberDir(Drill drill) {
+        return ((CgroupSandbox) drill.sandbox()).dirs().memberDir();
+    }
+
+    /** {@code runaway stop --command KEY --yes --json} as a user types it; the JSON's figures when it has them. */
+    private Stop guidedCli(Sandbox tools, List<Listing> listings, boolean listFirst) throws Exception {
+        progress.printf("guided stop from the command line (%,d pressing)%n", tasks);
+        try (Drill drill = pressingAtCap()) {
+            if (listFirst) listings.addAll(listings(tools));
+            Path out = Files.createTempFile("runaway-bench-stop", ".json");
+            try {
+                long start = System.nanoTime();
+                CgroupWatch watch = new CgroupWatch(drill.sandbox(), memberDir(drill), start);
+                Process stop = tools.start(new ProcessBuilder(launcher(), "stop", "--command", key(drill), "--yes", "--json")
+                        .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD));
+                boolean ended = stop.waitFor(cliLimit.toMillis(), TimeUnit.MILLISECONDS);
+                if (!ended) stop.destroyForcibly();
+                watch.awaitZero(ended ? 3000 : 0);
+                watch.close();
+                int left = drill.sandbox().memberPids().size();
+                String text = Files.readString(out, StandardCharsets.UTF_8);
+                JsonNode j = ended && text.contains("{") ? json.readTree(text.substring(text.indexOf('{'))) : null;
+                if (j != null && j.has("millisToGrowthStopped")) {
+                    return new Stop("guided CLI", tasks, j.get("millisToGrowthStopped").asLong(), j.path("millisToZero").asLong(-1),
+                            j.path("zeroConfirmed").asBoolean(), j.path("survivors").size(), watch.loadMax(), "the command's JSON", -1,
+                            "outside: growth stopped " + watch.millisToGrowthStopped() + " ms, zero " + watch.millisToZero() + " ms");
+                }
+                String note = !ended ? "did not end within " + cliLimit.toSeconds() + " s; killed"
+                        : j == null ? "no JSON: " + text.strip() : "JSON without millisToGrowthStopped (zeroConfirmed "
+                        + j.path("zeroConfirmed").asBoolean() + ", millisToZero from its confirmation " + j.path("millisToZero").asLong() + ")";
+                return new Stop("guided CLI", tasks, watch.millisToGrowthStopped(), watch.millisToZero(),
+                        j != null && j.path("zeroConfirmed").asBoolean(), left, watch.loadMax(),
+                        "outside (from the launcher's start)", -1, note);
+            } finally {
+                Files.deleteIfExists(out);
+            }
+        }
+    }
+
+    /**
+     * The console's path: a live analysis running before the fire (the console's), the stop
+     * session planned when the panel opens, then from Enter the one stop core, as the window runs it.
+     */
+    private Stop consolePath() throws Exception {
+        progress.printf("console path (%,d pressing)%n", tasks);
+        try (LiveAnalysis live = LiveAnalysis.live().start(); Drill drill = pressingAtCap();
+             Actuator actuator = new Actuator(PROC, () -> null)) {
+            String key = key(drill);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!seen(live.latest(), key) && System.nanoTime() < deadline) Thread.sleep(100);
+            StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
+            long planStart = System.nanoTime();
+            StopSession session = core.open(new Selector.Command(key)).prepare();
+            long planMillis = (System.nanoTime() - planStart) / 1_000_000;
+            if (session.state() != StopSession.State.READY) {
+                return new Stop("console path", tasks, -1, -1, false, drill.sandbox().memberPids().size(), load1(), "refused",
+                        planMillis, session.refusal().map(StopSession.Refusal::words).orElse("not ready"));
+            }
+            long enter = System.nanoTime();
+            CgroupWatch watch = new CgroupWatch(drill.sandbox(), memberDir(drill), enter);
+            StopEngine.Outcome o = session.run(false, step -> { });
+            watch.awaitZero(3000);
+            watch.close();
+            return new Stop("console path", tasks, o.millisToGrowthStopped(), o.millisToZero(), o.zeroConfirmed(),
+                    o.survivors().size(), watch.loadMax(), "the stop's outcome (from Enter)", planMillis, "lever "
+                    + session.plan().chosen().name() + "; outside: growth stopped " + watch.millisToGrowthStopped() + " ms, zero "
+                    + watch.millisToZero() + " ms");
+        }
+    }
+
+    private static boolean seen(Snapshot s, String key) {
+        return s != null && s.groups().stream().anyMatch(g -> g.command().equals(key));
+    }
+
+    /** SIGKILL by pid every 100 ms, as a person types it first; no step stops growth. */
+    private Stop naiveLoop() throws Exception {
+        progress.printf("naive kill loop by pid (%,d pressing)%n", tasks);
+        try (Drill drill = pressingAtCap()) {
+            long start = System.nanoTime();
+            CgroupWatch watch = new CgroupWatch(drill.sandbox(), memberDir(drill), start);
+            int rounds = new NaiveKillLoop(new ProcReader(PROC), () -> drill.sandbox().memberPids()).run(Duration.ofSeconds(60));
+            watch.awaitZero(2000);
+            watch.close();
+            int left = drill.sandbox().memberPids().size();
+            return new Stop("naive kill -9 loop", tasks, watch.millisToGrowthStopped(), watch.millisToZero(), left == 0, left,
+                    watch.loadMax(), "outside", -1, rounds + " rounds");
+        }
+    }
+
+    /** systemd's way: one write to cgroup.kill, then wait for the cgroup to empty. */
+    private Stop cgroupKill() throws Exception {
+        progress.printf("cgroup.kill (%,d pressing)%n", tasks);
+        try (Drill drill = pressingAtCap()) {
+            long start = System.nanoTime();
+            CgroupWatch watch = new CgroupWatch(drill.sandbox(), memberDir(drill), start);
+            Files.writeString(memberDir(drill).resolve("cgroup.kill"), "1");
+            watch.awaitZero(30_000);
+            watch.close();
+            int left = drill.sandbox().memberPids().size();
+            return new Stop("cgroup.kill", tasks, watch.millisToGrowthStopped(), watch.millisToZero(), left == 0, left,
+                    watch.loadMax(), "outside", -1, "");
+        }
+    }
+
+    /** ps, runaway scan (the launcher, JVM start included) and the C reader, back to back, twice (once past 10,000: keep fires short). */
+    private List<Listing> listings(Sandbox tools) throws Exception {
+        progress.printf("listing the table under the load: ps, runaway scan, the C reader%n");
+        progress.flush();
+        List<Listing> out = new ArrayList<>();
+        String reader = NativeBinaries.find("runaway-stat-reader").toString();
+        for (int round = 0; round < (tasks > 10_000 ? 1 : 2); round++) {
+            out.add(timed(tools, "ps -eo pid,ppid,args", List.of("ps", "-eo", "pid,ppid,args"), true));
+            out.add(timed(tools, "runaway scan --json --window 0s", List.of(launcher(), "scan", "--json", "--window", "0s"), false));
+            out.add(timed(tools, "C reader (open/read/close stat)", List.of(reader, "1"), false));
+        }
+        return out;
+    }
+
+    /** One reader timed; past {@link #LISTING_LIMIT} it is killed and its time is the limit, with -1 processes. */
+    private Listing timed(Sandbox tools, String name, List<String> command, boolean countLines) throws Exception {
+        Path output = Files.createTempFile("runaway-bench-listing", ".txt");
+        try {
+            long start = System.nanoTime();
+            Process p = tools.start(new ProcessBuilder(command).redirectOutput(output.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD));
+            boolean ended = p.waitFor(LISTING_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+            if (!ended) p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            double millis = (System.nanoTime() - start) / 1e6;
+            String text = Files.readString(output, StandardCharsets.UTF_8);
+            int processes = -1;
+            try {
+                if (!ended) processes = -1;
+                else if (countLines) processes = (int) text.lines().count() - 1;
+                else if (text.strip().startsWith("{")) processes = json.readTree(text).path("processes").asInt(-1);
+                else processes = Integer.parseInt(text.strip().split("\\s+")[0]);
+            } catch (IOException | RuntimeException unreadable) {
+                processes = -1;
+            }
+            progress.printf("  %-36s %10.0f ms  %s%n", name, millis, ended ? String.format("%,d processes", processes)
+                    : "did not finish: killed");
+            progress.flush();
+            return new Listing(ended ? name : name + " (killed at the limit)", tasks, Math.round(millis * 10) / 10.0, processes);
+        } finally {
+            Files.deleteIfExists(output);
+        }
+    }
+
+    /** The {@code runaway} launcher of this checkout (beside target/), else the installed one. */
+    static String launcher() throws Exception {
+        Path classes = Path.of(PressingBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path checkout = classes.getParent() == null ? null : classes.getParent().getParent();
+        if (checkout != null && Files.isExecutable(checkout.resolve("runaway"))) return checkout.resolve("runaway").toString();
+        return "runaway";
+    }
+
+    private static int tasksNow() throws IOException {
+        String[] f = new ProcReader(PROC).text("loadavg").orElse("0 0 0 0/0 0").trim().split("\\s+");
+        return Integer.parseInt(f[3].substring(f[3].indexOf('/') + 1));
+    }
+
+    private static double load1() {
+        String[] f = new ProcReader(PROC).text("loadavg").orElse("0").trim().split("\\s+");
+        return Double.parseDouble(f[0]);
+    }
+}

@@ -1,0 +1,332 @@
+package dev.runaway.stop;
+
+import dev.runaway.analysis.Analyzer;
+import dev.runaway.analysis.TargetSet;
+import dev.runaway.model.ProcessIdentity;
+import dev.runaway.model.ProcessSample;
+import dev.runaway.model.ScanSample;
+import dev.runaway.procfs.CgroupPids;
+import dev.runaway.procfs.ProcEvents;
+import dev.runaway.procfs.ProcReader;
+import dev.runaway.procfs.ProcStat;
+import dev.runaway.procfs.ProcessTable;
+import dev.runaway.procfs.PulseReader;
+import dev.runaway.sandbox.CgroupLayout;
+import dev.runaway.sys.LibC;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * A selector's definition, read afresh on every call (a complete scan) and kept live: once a
+ * process is a member it stays one until it is gone, whoever adopts it; with the process-event
+ * connector (root) every fork of a member since this object was made is a member too, even when
+ * the forking process exited before any scan saw it. The engine reads its targets this way
+ * between rounds and confirms zero against it, never against the first list.
+ */
+public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
+    private final Path proc;
+    private final Selector selector;
+    private final Exclusions exclusions;
+    private final ProcessTable table;
+    private final ProcReader reader;
+    private final Analyzer analyzer;
+    private final PulseReader pulse;
+    private final Path unified;
+    private final ProcEvents events;
+    private final Set<ProcessIdentity> sticky = new HashSet<>();
+    private final Set<Integer> forkedFromMembers = new HashSet<>();
+    private int rootSession = -1;
+    private int rootUid = -1;
+    private List<ProcessSample> lastProcesses = List.of();
+    private Targets last;
+
+    public TargetRescan(Path proc, Selector selector, Exclusions exclusions, PulseReader pulse) {
+        this.proc = proc;
+        this.selector = selector;
+        this.exclusions = exclusions;
+        this.pulse = pulse;
+        this.reader = new ProcReader(proc);
+        this.table = new ProcessTable(new ProcReader(proc), LibC.INSTANCE.getpagesize());
+        // The keys scan showed: the same /proc links resolve relative scripts and /dev/fd scripts.
+        this.analyzer = new Analyzer(CgroupPids.live(), dev.runaway.procfs.ProcessCaps.none(), new dev.runaway.procfs.ProcPaths(proc));
+        this.unified = CgroupLayout.detect().unified().orElse(null);
+        // Forks are followed where the kernel tells them (root): a daemonizing runaway's middle
+        // processes exit before any scan sees them, so a scan's tree alone loses their children.
+        boolean byDescent = selector instanceof Selector.Process || selector instanceof Selector.Chain;
+        this.events = byDescent ? ProcEvents.open().orElse(null) : null;
+    }
+
+    /**
+     * Targets already read (the plan's) seed the definition: later reads may then be light.
+     */
+    public synchronized void seed(Targets planned) {
+        for (ProcessSample p : planned.members()) if (!(selector instanceof Selector.Cgroup)) sticky.add(p.identity());
+        last = planned;
+    }
+
+    @Override
+    public synchronized Targets get() {
+        if (last != null && lightKey() != null) return light();
+        Targets t = full();
+        last = t;
+        return t;
+    }
+
+    /**
+     * The binary a command key names when no interpreter runs it (then membership is a matter of
+     * /proc/PID/exe alone); null for script keys, which need each command line.
+     */
+    private String lightKey() {
+        if (!(selector instanceof Selector.Command c) || !c.key().startsWith("/")) return null;
+        String asProgram = dev.runaway.analysis.CommandKeys.of(List.of(c.key(), "x"), c.key(), "");
+        return asProgram.equals(c.key()) ? c.key() : null;
+    }
+
+    /**
+     * A light reading of a binary key's definition, for the rounds and confirm-zero after the
+     * plan: stat and exe of each process (neither waits on a process's memory map, which
+     * processes forking at a cap hold for writing; command lines and cgroups would), members by
+     * key, their descendants by parent, and every member seen before while it lives.
+     */
+    private Targets light() {
+        String key = lightKey();
+        followForks();
+        Map<Integer, List<ProcStat>> children = new HashMap<>();
+        List<ProcStat> seeds = new ArrayList<>();
+        Map<Integer, String> exes = new HashMap<>();
+        for (int pid : reader.pids()) {
+            Optional<ProcStat> s = reader.stat(pid);
+            if (s.isEmpty() || s.get().isZombie() || s.get().state() == 'X') continue;
+            ProcStat st = s.get();
+            children.computeIfAbsent(st.ppid(), k -> new ArrayList<>()).add(st);
+            String exe = reader.exe(pid);
+            exes.put(pid, exe);
+            if (key.equals(exe) || sticky.contains(st.identity()) || forkedFromMembers.contains(pid)) seeds.add(st);
+        }
+        List<ProcessSample> members = new ArrayList<>();
+        List<Exclusions.Excluded> excluded = new ArrayList<>();
+        Set<Integer> seen = new HashSet<>();
+        java.util.ArrayDeque<ProcStat> queue = new java.util.ArrayDeque<>(seeds);
+        while (!queue.isEmpty()) {
+            ProcStat st = queue.poll();
+            if (!seen.add(st.pid())) continue;
+            // The cgroup is read only for this process's own children: whether they are its own (the helper) or a drill's.
+            String cgroup = st.ppid() == exclusions.self() ? reader.cgroup(st.pid()) : "";
+            if (st.ppid() == exclusions.self() && cgroup.isEmpty()) continue; // gone meanwhile
+            ProcessSample p = new ProcessSample(st.identity(), st.ppid(), st.pgrp(), st.session(), st.state(), st.comm(),
+                    st.numThreads(), 0, st.cpuTicks(), -1, List.of(), exes.getOrDefault(st.pid(), ""), cgroup);
+            Optional<Exclusions.Excluded> why = exclusions.of(p);
+            if (why.isPresent()) {
+                excluded.add(why.get());
+                continue;
+            }
+            members.add(p);
+            sticky.add(p.identity());
+            queue.addAll(children.getOrDefault(st.pid(), List.of()));
+        }
+        Set<Integer> memberPids = new HashSet<>();
+        for (ProcessSample p : members) memberPids.add(p.pid());
+        forkedFromMembers.retainAll(memberPids);
+        return new Targets(selector, List.copyOf(members), last.cgroup(), last.cgroupNote(), List.copyOf(excluded), List.of(),
+                Targets.Following.KEY);
+    }
+
+    private Targets full() {
+        Set<Integer> inCgroup = selector instanceof Selector.Cgroup c ? kernelMembers(c.path()) : Set.of();
+        followForks();
+        ScanSample scan = table.scan(true);
+        lastProcesses = scan.processes();
+        analyzer.analyze(scan, pulse.read());
+        ProcessIdentity root = selector.rootProcess();
+        TargetSet set = analyzer.targets(selector.label(), (p, key) -> sticky.contains(p.identity())
+                || forkedFromMembers.contains(p.pid()) || seeds(p, key, inCgroup));
+        List<ProcessSample> members = new ArrayList<>();
+        List<Exclusions.Excluded> excluded = new ArrayList<>();
+        for (ProcessSample p : set.samples()) {
+            Optional<Exclusions.Excluded> why = exclusions.of(p);
+            if (why.isPresent()) excluded.add(why.get());
+            else if (p.state() == 'Z' || p.state() == 'X') continue; // a zombie holds nothing
+            else if (selector instanceof Selector.Cgroup c && !inCgroup.contains(p.pid()) && !c.holds(p.cgroup())) continue;
+            else members.add(p);
+        }
+        for (ProcessSample p : members) {
+            if (!(selector instanceof Selector.Cgroup)) sticky.add(p.identity());
+            if (root != null && p.identity().equals(root)) {
+                rootSession = p.session();
+                rootUid = p.uid();
+            }
+        }
+        Set<Integer> memberPids = new HashSet<>();
+        for (ProcessSample p : members) memberPids.add(p.pid());
+        forkedFromMembers.retainAll(memberPids); // the rest have exited (or were strangers by now)
+        String[] note = new String[1];
+        Optional<String> cgroup = exclusiveCgroup(members, memberPids, note);
+        Targets.Following following = selector instanceof Selector.Command ? Targets.Following.KEY
+                : selector instanceof Selector.Cgroup ? Targets.Following.CGROUP
+                : events != null ? Targets.Following.FORK_EVENTS : Targets.Following.SCANS;
+        return new Targets(selector, List.copyOf(members), cgroup, note[0], List.copyOf(excluded),
+                root == null ? List.of() : unfollowed(root, memberPids), following);
+    }
+
+    /** Whether the selector itself names this process (descendants are added by the tree walk). */
+    private boolean seeds(ProcessSample p, String key, Set<Integer> inCgroup) {
+        if (selector instanceof Selector.Command c) return key.equals(c.key());
+        if (selector instanceof Selector.Cgroup c) return inCgroup.contains(p.pid()) || c.holds(p.cgroup());
+        return p.identity().equals(selector.rootProcess());
+    }
+
+    /** Children forked by members since the last call, by the kernel's process events. */
+    private void followForks() {
+        if (events == null) return;
+        Set<Integer> parents = new HashSet<>(forkedFromMembers);
+        for (ProcessIdentity id : sticky) parents.add(id.pid());
+        events.drain(new ProcEvents.Sink() {
+            @Override
+            public void forked(int tgid) {
+            }
+
+            @Override
+            public void forked(int parentTgid, int childTgid) {
+                if (parents.contains(parentTgid)) {
+                    parents.add(childTgid);
+                    forkedFromMembers.add(childTgid);
+                }
+            }
+
+            @Override
+            public void exited(int tgid) {
+            }
+        });
+    }
+
+    /**
+     * Processes this definition may hold but cannot follow: adopted (parent init or gone), in
+     * the root's session, of its user, started after it, and not members. A daemonizing runaway
+     * leaves exactly these when its middle processes exit before a scan sees them.
+     */
+    private List<ProcessSample> unfollowed(ProcessIdentity root, Set<Integer> memberPids) {
+        if (rootSession <= 1) return List.of();
+        List<ProcessSample> out = new ArrayList<>();
+        Map<Integer, ProcessSample> byPid = new HashMap<>();
+        List<ProcessSample> all = lastProcesses;
+        for (ProcessSample p : all) byPid.put(p.pid(), p);
+        for (ProcessSample p : all) {
+            if (memberPids.contains(p.pid()) || p.session() != rootSession || p.uid() != rootUid) continue;
+            if (p.identity().startTicks() < root.startTicks() || p.state() == 'Z') continue;
+            ProcessSample parent = byPid.get(p.ppid());
+            boolean adopted = p.ppid() <= 1 || parent == null || parent.session() != p.session();
+            if (adopted && exclusions.of(p).isEmpty()) out.add(p);
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * The cgroup every member is in, when the kernel's own list of it (with its subtree) holds
+     * nothing else: a process in it that is not a member and not a child of one (forked since
+     * the scan) shares it. Never this process's own cgroup or one of its ancestors.
+     */
+    private Optional<String> exclusiveCgroup(List<ProcessSample> members, Set<Integer> memberPids, String[] note) {
+        String cgroup = null;
+        for (ProcessSample p : members) {
+            if (!p.cgroup().isEmpty()) {
+                cgroup = p.cgroup();
+                break;
+            }
+        }
+        if (members.isEmpty() || unified == null || cgroup == null) {
+            note[0] = "no cgroup v2 path is known for the targets";
+            return Optional.empty();
+        }
+        if (cgroup.equals("/")) {
+            note[0] = "the targets are in the root cgroup";
+            return Optional.empty();
+        }
+        if (ownCgroups().contains(cgroup)) {
+            note[0] = "the cgroup " + cgroup + " holds this stop too";
+            return Optional.empty();
+        }
+        Set<Integer> inCgroup = kernelMembers(cgroup);
+        for (ProcessSample p : members) {
+            // A member outside it (a read of its cgroup that raced with its exit aside) means the targets span cgroups.
+            if (!inCgroup.contains(p.pid()) && ProcStat.read(proc, p.pid()).filter(s -> !s.isZombie()).isPresent()) {
+                note[0] = "the targets are in more than one cgroup (pid " + p.pid() + " is outside " + cgroup + ")";
+                return Optional.empty();
+            }
+        }
+        for (int pid : inCgroup) {
+            if (memberPids.contains(pid)) continue;
+            Optional<ProcStat> s = ProcStat.read(proc, pid);
+            if (s.isEmpty() || s.get().isZombie()) continue; // gone meanwhile
+            if (memberSinceTheScan(s.get(), memberPids)) continue;
+            note[0] = "pid " + pid + " (" + s.get().comm() + "), not a target, shares the cgroup " + cgroup;
+            return Optional.empty();
+        }
+        note[0] = "the cgroup " + cgroup + " holds only the targets";
+        return Optional.of(cgroup);
+    }
+
+    /**
+     * A process the scan did not see that is a member all the same: forked since by a member
+     * (or by a child of one), or running the command key.
+     */
+    private boolean memberSinceTheScan(ProcStat s, Set<Integer> memberPids) {
+        if (selector instanceof Selector.Command c && c.key().equals(reader.exe(s.pid()))) return true;
+        int ppid = s.ppid();
+        for (int hops = 0; ppid > 1 && hops < 16; hops++) {
+            if (memberPids.contains(ppid)) return true;
+            Optional<ProcStat> up = ProcStat.read(proc, ppid);
+            if (up.isEmpty()) return false;
+            ppid = up.get().ppid();
+        }
+        return false;
+    }
+
+    /** Members of a cgroup and its subtree, from the kernel (cgroup.procs); empty when it is gone. */
+    Set<Integer> kernelMembers(String cgroup) {
+        Set<Integer> pids = new HashSet<>();
+        if (unified == null || !cgroup.startsWith("/") || cgroup.contains("..")) return pids;
+        collect(cgroup.equals("/") ? unified : unified.resolve(cgroup.substring(1)), pids);
+        return pids;
+    }
+
+    private static void collect(Path dir, Set<Integer> into) {
+        try (var lines = Files.lines(dir.resolve("cgroup.procs"))) {
+            lines.filter(l -> !l.isBlank()).forEach(l -> into.add(Integer.parseInt(l.trim())));
+            try (var children = Files.newDirectoryStream(dir, Files::isDirectory)) {
+                for (Path child : children) collect(child, into);
+            }
+        } catch (IOException | RuntimeException gone) {
+            // removed meanwhile
+        }
+    }
+
+    /** This process's own cgroup and its ancestors: never frozen or killed. */
+    static Set<String> ownCgroups() {
+        Set<String> own = new LinkedHashSet<>();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
+                if (!line.startsWith("0::")) continue;
+                for (Path at = Path.of(line.substring(3)); at != null; at = at.getParent()) own.add(at.toString());
+            }
+        } catch (IOException e) {
+            // unknown: nothing is excluded by it, the helper still refuses the console's cgroup
+        }
+        return own;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (events != null) events.close();
+    }
+}

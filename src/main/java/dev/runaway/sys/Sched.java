@@ -1,0 +1,57 @@
+package dev.runaway.sys;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+
+/**
+ * Scheduling for the threads that must keep answering while a runaway holds thousands of
+ * runnable tasks: under the ordinary policy a thread waits its turn behind every one of them
+ * (a load average in the thousands on two cores), however nice. A round-robin real-time thread
+ * runs before all of them. Only with privilege (root, or CAP_SYS_NICE); the kernel's real-time
+ * throttling still leaves the rest of the machine 5% of every second, and the threads given
+ * this pace themselves (the scans keep a CPU budget).
+ */
+public final class Sched {
+    interface Calls extends Library {
+        Calls INSTANCE = Native.load("c", Calls.class);
+
+        int sched_setscheduler(int pid, int policy, int[] param) throws LastErrorException;
+
+        int setpriority(int which, int who, int prio) throws LastErrorException;
+    }
+
+    private static final int SCHED_RR = 2;
+    /** Threads and processes started by a thread given SCHED_RR start with the ordinary policy. */
+    private static final int SCHED_RESET_ON_FORK = 0x40000000;
+    private static final int PRIO_PROCESS = 0;
+    /** The lowest real-time priority: above every ordinary task, below the kernel's own real-time threads. */
+    private static final int RR_PRIORITY = 1;
+
+    /** Off with {@code -Drunaway.realtime=false}. */
+    private static final boolean ENABLED = !"false".equals(System.getProperty("runaway.realtime"));
+
+    private Sched() {
+    }
+
+    /**
+     * Puts the calling thread ahead of ordinary tasks: SCHED_RR at priority 1, or failing that
+     * nice -20 (both apply to the calling thread alone on Linux). Returns what it got, in words
+     * ("SCHED_RR 1", "nice -20"), or "" when neither was allowed.
+     */
+    public static String aheadOfOrdinaryTasks() {
+        if (!ENABLED) return "";
+        try {
+            Calls.INSTANCE.sched_setscheduler(0, SCHED_RR | SCHED_RESET_ON_FORK, new int[] {RR_PRIORITY});
+            return "SCHED_RR " + RR_PRIORITY;
+        } catch (LastErrorException | UnsatisfiedLinkError notAllowed) {
+            // not privileged: try the strongest nice
+        }
+        try {
+            Calls.INSTANCE.setpriority(PRIO_PROCESS, 0, -20);
+            return "nice -20";
+        } catch (LastErrorException | UnsatisfiedLinkError notAllowed) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,269 @@
+package dev.runaway.tui;
+
+import dev.runaway.analysis.Group;
+import dev.runaway.analysis.GroupColumn;
+import dev.runaway.analysis.ScanStatus;
+import dev.runaway.analysis.Snapshot;
+import dev.runaway.model.Units;
+
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * What {@code runaway top} shows and how keys change it, with no terminal in it (tests drive it
+ * with keys and read frames): the machine lines, a legend, the groups (filtered with /, one
+ * selected with the arrows, the selection following its group when the order changes), and the
+ * guided stop panel that k opens for the selected group.
+ */
+final class TopView {
+    /** The columns and flags explained, one item each; lines break between items. */
+    static final List<String> LEGEND = List.of("TASKS now", "GROWTH over 10 s", "RATE tasks/s", "CPU: share of all cores",
+            "RUNS OUT: time to a limit", "CHAINS: n dN = n chains, the deepest N levels",
+            "FLAGS: C at a cap, R recursive, I parented to init, S this console",
+            "T/Z: stopped, zombies");
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+    private static final String BOLD = "\033[1m";
+    private static final String RED = "\033[31m";
+    private static final String YELLOW = "\033[33m";
+    private static final String REVERSE = "\033[7m";
+    private static final String RESET = "\033[0m";
+
+    /** What a key asks the screen to do beyond redrawing. */
+    enum Outcome { NONE, QUIT }
+
+    private final Function<String, TerminalStop> stopOpener;
+    private final ZoneId zone;
+    private String filter = "";
+    private boolean editingFilter;
+    private String selected;       // a group's command key; follows the group when rows re-sort
+    private int selectedIndex;     // where the selection was, for when its group goes away
+    private TerminalStop stop;
+
+    /** @param stopOpener opens the guided stop of a command key (plans it on a worker thread) */
+    TopView(Function<String, TerminalStop> stopOpener, ZoneId zone) {
+        this.stopOpener = stopOpener;
+        this.zone = zone;
+    }
+
+    String filter() {
+        return filter;
+    }
+
+    String selected() {
+        return selected;
+    }
+
+    TerminalStop stop() {
+        return stop;
+    }
+
+    /** The groups shown: the snapshot's, most severe first, those the filter matches. */
+    List<Group> rows(Snapshot s) {
+        if (s == null) return List.of();
+        if (filter.isEmpty()) return s.groups();
+        String f = filter.toLowerCase(Locale.ROOT);
+        List<Group> out = new ArrayList<>();
+        for (Group g : s.groups()) if (g.command().toLowerCase(Locale.ROOT).contains(f)) out.add(g);
+        return out;
+    }
+
+    /** Applies a key against the rows as shown now. */
+    Outcome key(Keys.Key k, Snapshot s) {
+        if (k.kind() == Keys.Kind.CLOSED) return Outcome.QUIT;
+        if (stop != null) return stopKey(k);
+        if (editingFilter) return filterKey(k);
+        List<Group> rows = rows(s);
+        int at = indexOf(rows);
+        switch (k.kind()) {
+            case INTERRUPT -> {
+                return Outcome.QUIT;
+            }
+            case UP -> select(rows, at - 1);
+            case DOWN -> select(rows, at + 1);
+            case PAGE_UP -> select(rows, at - 10);
+            case PAGE_DOWN -> select(rows, at + 10);
+            case HOME -> select(rows, 0);
+            case END -> select(rows, rows.size() - 1);
+            case ESCAPE -> filter = "";
+            case CHAR -> {
+                if (k.is('q') || k.is('Q')) return Outcome.QUIT;
+                if (k.is('/')) editingFilter = true;
+                if ((k.is('k') || k.is('K')) && at >= 0) stop = stopOpener.apply(rows.get(at).command());
+            }
+            default -> {
+            }
+        }
+        return Outcome.NONE;
+    }
+
+    private Outcome filterKey(Keys.Key k) {
+        switch (k.kind()) {
+            case ENTER -> editingFilter = false;
+            case ESCAPE -> {
+                editingFilter = false;
+                filter = "";
+            }
+            case BACKSPACE -> filter = filter.isEmpty() ? "" : filter.substring(0, filter.length() - 1);
+            case INTERRUPT -> {
+                return Outcome.QUIT;
+            }
+            case CHAR -> {
+                if (k.ch() >= ' ') filter += k.ch();
+            }
+            default -> {
+            }
+        }
+        return Outcome.NONE;
+    }
+
+    private Outcome stopKey(Keys.Key k) {
+        switch (k.kind()) {
+            case ENTER -> {
+                if (stop.phase() == TerminalStop.Phase.READY) stop.confirm();
+                else if (stop.phase() == TerminalStop.Phase.DONE || stop.phase() == TerminalStop.Phase.REFUSED) closeStop();
+            }
+            case ESCAPE -> {
+                if (stop.closable()) closeStop();
+            }
+            case INTERRUPT -> {
+                if (stop.closable()) {
+                    closeStop();
+                    return Outcome.QUIT;
+                }
+            }
+            case CHAR -> {
+                if ((k.is('q') || k.is('Q')) && stop.closable()) closeStop();
+            }
+            default -> {
+            }
+        }
+        return Outcome.NONE;
+    }
+
+    private void closeStop() {
+        stop.cancel();
+        stop = null;
+    }
+
+    private void select(List<Group> rows, int index) {
+        if (rows.isEmpty()) return;
+        int i = Math.max(0, Math.min(rows.size() - 1, index));
+        selected = rows.get(i).command();
+        selectedIndex = i;
+    }
+
+    /** The selected group's row, choosing one when there is none (the first, or where the lost one was). */
+    private int indexOf(List<Group> rows) {
+        if (rows.isEmpty()) return -1;
+        for (int i = 0; i < rows.size(); i++) if (rows.get(i).command().equals(selected)) return i;
+        select(rows, selected == null ? 0 : selectedIndex);
+        return selectedIndex;
+    }
+
+    /**
+     * One screen of {@code width} x {@code height}. {@code drills} maps a sandbox's cgroup name to
+     * the id of the drill running in it; {@code status} says whether the scans keep up.
+     */
+    String frame(Snapshot s, ScanStatus status, Map<String, String> drills, int width, int height, boolean colour) {
+        List<String> lines = new ArrayList<>();
+        if (s == null) {
+            lines.add(bold("RUNAWAY", colour) + "  " + status.describe());
+            lines.add("Waiting for the first scan...");
+            return finish(lines, height);
+        }
+        var p = s.pulse();
+        String drillNote = drills.isEmpty() ? "" : "   " + paint("DRILL " + String.join(", ", drills.values()), YELLOW + BOLD, colour)
+                + " (contained practice)";
+        lines.add(bold("RUNAWAY", colour) + String.format(Locale.ROOT, "  %s  tasks %d (%s %s)  forks %.0f/s",
+                CLOCK.format(s.time().atZone(zone)), p.tasks(), s.totalGrowth().shape().json(),
+                Units.perSecond(s.totalGrowth().perSecond()), s.forksPerSecond()) + drillNote);
+        lines.add(String.format(Locale.ROOT, "memory %s / %s   swap %s / %s   pressure %s   scan %d processes in %d ms",
+                Units.bytes(p.memoryUsedBytes()), Units.bytes(p.memoryTotalBytes()), Units.bytes(p.swapUsedBytes()),
+                Units.bytes(p.swapTotalBytes()), p.pressure().map(x -> String.format(Locale.ROOT, "%.1f%%", x.someAvg10())).orElse("n/a"),
+                s.processes(), s.scanNanos() / 1_000_000));
+        lines.add(status.late() ? paint("SCAN LATE: " + status.describe(), RED + BOLD, colour) : "");
+        if (stop != null) {
+            for (String l : stop.lines()) lines.addAll(wrap(l, width));
+            return finish(lines, height);
+        }
+        lines.addAll(legend(width));
+        lines.add(colour ? bold(GroupColumn.row(null, width), true) : "  " + GroupColumn.row(null, width - 2));
+        List<Group> rows = rows(s);
+        int at = indexOf(rows);
+        int room = Math.max(1, height - lines.size() - 1);
+        int first = at < room ? 0 : at - room + 1; // keep the selection on screen
+        for (int i = first; i < rows.size() && i < first + room; i++) {
+            Group g = rows.get(i);
+            String drill = drillOf(g, drills);
+            String text = GroupColumn.row(g, colour ? width : width - 2, drill == null ? "" : "DRILL " + drill + " ");
+            boolean alarming = g.recursive() || g.secondsToExhaustion().isPresent();
+            if (i == at) lines.add(colour ? REVERSE + text + RESET : "> " + text);
+            else lines.add(colour && alarming ? RED + text + RESET : colour ? text : "  " + text);
+        }
+        if (rows.isEmpty()) lines.add(filter.isEmpty() ? "No groups." : "No group matches \"" + filter + "\" (Esc clears the filter).");
+        String footer = String.format(Locale.ROOT, "%d groups%s.  Up/Down select  / filter  k stop the selected group  q quit",
+                s.groups().size(), filter.isEmpty() ? "" : ", " + rows.size() + " match \"" + filter + "\"");
+        if (editingFilter) footer = "Filter: " + filter + "_   (Enter keeps it, Esc clears it)";
+        lines.add(footer);
+        return finish(lines, height);
+    }
+
+    /** The drill whose sandbox (a segment of the group's cgroup path, nested or not) holds the group, or null. */
+    static String drillOf(Group g, Map<String, String> drills) {
+        if (g.cgroup().isEmpty()) return null;
+        String path = g.cgroup() + "/";
+        for (Map.Entry<String, String> d : drills.entrySet()) {
+            if (path.contains("/" + d.getKey() + "/")) return d.getValue();
+        }
+        return null;
+    }
+
+    private static String finish(List<String> lines, int height) {
+        List<String> shown = lines.size() > height ? lines.subList(0, height) : lines;
+        return String.join("\r\n", shown) + "\r\n";
+    }
+
+    /** The legend in as few lines of {@code width} as its items fit. */
+    static List<String> legend(int width) {
+        List<String> out = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String item : LEGEND) {
+            if (line.length() > 0 && line.length() + 3 + item.length() > width) {
+                out.add(line.toString());
+                line.setLength(0);
+            }
+            line.append(line.length() > 0 ? " | " : "").append(item);
+        }
+        out.add(line.toString());
+        return out;
+    }
+
+    /** Lines of at most {@code width}, broken at spaces (a word longer than the width is broken where it must). */
+    static List<String> wrap(String text, int width) {
+        List<String> out = new ArrayList<>();
+        String rest = text;
+        int w = Math.max(10, width);
+        while (rest.length() > w) {
+            int cut = rest.lastIndexOf(' ', w);
+            if (cut <= 0) cut = w;
+            out.add(rest.substring(0, cut));
+            rest = rest.substring(cut).stripLeading();
+            if (!rest.isEmpty()) rest = "  " + rest; // continued lines are indented
+        }
+        out.add(rest);
+        return out;
+    }
+
+    private static String bold(String text, boolean colour) {
+        return paint(text, BOLD, colour);
+    }
+
+    private static String paint(String text, String style, boolean colour) {
+        return colour ? style + text + RESET : text;
+    }
+}

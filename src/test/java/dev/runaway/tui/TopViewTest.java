@@ -1,0 +1,134 @@
+package dev.runaway.tui;
+
+import dev.runaway.analysis.Group;
+import dev.runaway.analysis.GrowthFit;
+import dev.runaway.analysis.GrowthShape;
+import dev.runaway.analysis.ScanStatus;
+import dev.runaway.analysis.Snapshot;
+import dev.runaway.model.PulseSample;
+import dev.runaway.stop.Selector;
+import dev.runaway.stop.StopSession;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The terminal view's keys and frames, driven without a terminal. */
+class TopViewTest {
+    private static final Instant WALL = Instant.parse("2026-11-30T14:05:09.123456789Z");
+    private static final ScanStatus FRESH = new ScanStatus(0.3, 0, 0.05, 300, 0.5, 1, 2);
+    private static final String DRILL_CGROUP = "runaway-sandbox.0.0.1796053795.drill-pressing-25a9";
+
+    private final List<String> opened = new ArrayList<>();
+    private final TopView view = new TopView(key -> {
+        opened.add(key);
+        // Targets already gone: the panel says so without touching any process.
+        return new TerminalStop(key, () -> StopSession.refused(new Selector.Command(key), StopSession.Reason.NOTHING_MATCHES,
+                "nothing matches " + key + " any more"), Runnable::run).open();
+    }, ZoneId.of("Europe/Berlin"));
+
+    private static Group group(String command, int tasks, String cgroup, int stopped, int zombies, double cpu) {
+        return new Group(command, tasks, List.of(), false, false, List.of(), 1, tasks * 4096L,
+                new GrowthFit(GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "", List.of(), cgroup, -1, -1,
+                false, Optional.empty(), 0, false, stopped, zombies, cpu);
+    }
+
+    private static Snapshot snapshot(Group... groups) {
+        PulseSample pulse = new PulseSample(WALL, 1, 500, 1000, 24L << 30, 20L << 30, 0, 0, Optional.empty(), 32768, 100_000);
+        return new Snapshot(WALL, pulse, 3, new GrowthFit(GrowthShape.STEADY, 0, 0), List.of(groups), 400, 2_000_000, 1_000_000, 1, 0);
+    }
+
+    private static Keys.Key ch(char c) {
+        return Keys.Key.ch(c);
+    }
+
+    private static Keys.Key key(Keys.Kind kind) {
+        return Keys.Key.of(kind);
+    }
+
+    @Test
+    void theSelectionFollowsItsGroupWhenTheRowsReorder() {
+        Group a = group("/usr/bin/a", 5, "", 0, 0, Double.NaN);
+        Group b = group("/usr/bin/b", 3, "", 0, 0, Double.NaN);
+        Group c = group("/usr/bin/c", 1, "", 0, 0, Double.NaN);
+        view.key(key(Keys.Kind.DOWN), snapshot(a, b, c));
+        assertThat(view.selected()).isEqualTo("/usr/bin/b");
+        Snapshot reordered = snapshot(c, a, b);
+        assertThat(view.frame(reordered, FRESH, Map.of(), 120, 30, false)).contains("> 3 ");
+        view.key(key(Keys.Kind.UP), reordered);
+        assertThat(view.selected()).isEqualTo("/usr/bin/a");
+        view.key(key(Keys.Kind.END), reordered);
+        assertThat(view.selected()).isEqualTo("/usr/bin/b");
+    }
+
+    @Test
+    void slashFiltersAndAFilterThatMatchesNothingSaysSo() {
+        Snapshot s = snapshot(group("/usr/bin/sleep", 2, "", 0, 0, Double.NaN), group("/tmp/x/cache/tool", 9, "", 0, 0, Double.NaN));
+        for (Keys.Key k : List.of(ch('/'), ch('t'), ch('o'), ch('o'), ch('l'), key(Keys.Kind.ENTER))) view.key(k, s);
+        assertThat(view.filter()).isEqualTo("tool");
+        assertThat(view.rows(s)).extracting(Group::command).containsExactly("/tmp/x/cache/tool");
+        assertThat(view.frame(s, FRESH, Map.of(), 120, 30, false)).contains("> 9 ");
+        assertThat(view.selected()).as("the selection moved to a row the filter shows").isEqualTo("/tmp/x/cache/tool");
+        view.key(ch('/'), s);
+        view.key(ch('z'), s);
+        String frame = view.frame(s, FRESH, Map.of(), 120, 30, false);
+        assertThat(frame).contains("No group matches \"toolz\"").doesNotContain("Waiting for the first scan");
+        view.key(key(Keys.Kind.ESCAPE), s);
+        assertThat(view.filter()).isEmpty();
+        assertThat(view.rows(s)).hasSize(2);
+    }
+
+    @Test
+    void kOpensTheStopOfTheSelectedGroupAndEscClosesIt() throws Exception {
+        Snapshot s = snapshot(group("/usr/bin/a", 5, "", 0, 0, Double.NaN), group("/usr/bin/b", 3, "", 0, 0, Double.NaN));
+        view.key(key(Keys.Kind.DOWN), s);
+        view.key(ch('k'), s);
+        assertThat(opened).containsExactly("/usr/bin/b");
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (view.stop().phase() == TerminalStop.Phase.PLANNING && System.nanoTime() < deadline) Thread.sleep(10);
+        String frame = view.frame(s, FRESH, Map.of(), 120, 30, false);
+        assertThat(frame).contains("GUIDED STOP  /usr/bin/b").contains("nothing matches /usr/bin/b any more");
+        assertThat(view.key(ch('q'), s)).as("q closes the panel, it does not quit").isEqualTo(TopView.Outcome.NONE);
+        assertThat(view.stop()).isNull();
+        view.key(ch('k'), s);
+        view.key(key(Keys.Kind.ESCAPE), s);
+        assertThat(view.stop()).isNull();
+        assertThat(view.key(ch('q'), s)).isEqualTo(TopView.Outcome.QUIT);
+    }
+
+    @Test
+    void theFrameHasLocalTimeALegendTheDrillMarkerAndStatesAndCpu() {
+        Group drill = group("/tmp/runaway-drill-pressing-25a9/cache/tool", 300, "/" + DRILL_CGROUP, 4, 2, 0.37);
+        String frame = view.frame(snapshot(drill), FRESH, Map.of(DRILL_CGROUP, "drill-pressing-25a9"), 160, 30, false);
+        assertThat(frame).contains("15:05:09").doesNotContain("2026-11-30T").doesNotContain(".123");
+        assertThat(frame).contains("DRILL drill-pressing-25a9").contains("DRILL drill-pressing-25a9 /tmp/runaway-drill");
+        assertThat(frame).contains("R recursive").contains("I parented to init").contains("the deepest N levels")
+                .contains("T/Z: stopped, zombies");
+        assertThat(frame).contains("4T 2Z").contains("37%");
+        assertThat(frame.split("\r\n")).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(160));
+    }
+
+    @Test
+    void aLateScanIsSaidWithItsReason() {
+        ScanStatus late = new ScanStatus(6.2, 5.9, 4.1, 5012, 3400, 2900, 2);
+        String frame = view.frame(snapshot(group("/usr/bin/a", 1, "", 0, 0, Double.NaN)), late, Map.of(), 200, 30, false);
+        assertThat(frame).contains("SCAN LATE: the table is 6.2 s old, a scan has run for 5.9 s; the last took 4.1 s for 5,012 processes")
+                .contains("overloaded (2,900 tasks runnable on 2 cores");
+        assertThat(FRESH.late()).isFalse();
+        assertThat(new ScanStatus(Double.NaN, 3.0, Double.NaN, 0, 1, 1, 2).late()).isTrue();
+    }
+
+    @Test
+    void aGroupInANestedDrillSandboxIsMarked() {
+        Group nested = group("/tmp/t", 3, "/runaway-sandbox.1.2.3.suite/" + DRILL_CGROUP + "/inner", 0, 0, Double.NaN);
+        assertThat(TopView.drillOf(nested, Map.of(DRILL_CGROUP, "drill-x"))).isEqualTo("drill-x");
+        assertThat(TopView.drillOf(group("/tmp/t", 3, "/" + DRILL_CGROUP + "-other", 0, 0, 0), Map.of(DRILL_CGROUP, "drill-x"))).isNull();
+    }
+}
