@@ -74,7 +74,7 @@ public enum GroupColumn {
     public static String row(Group g, int totalWidth, String marker) {
         StringBuilder b = new StringBuilder();
         for (GroupColumn c : values()) {
-            String text = g == null ? c.title : c.value(g);
+            String text = g == null ? c.title : dev.runaway.model.SafeText.terminal(c.value(g)); // names are their owners' choice
             if (c.width > 0) {
                 b.append(text.length() >= c.width ? text.substring(0, c.width - 1) : text);
                 b.append(" ".repeat(Math.max(1, c.width - Math.min(text.length(), c.width - 1))));

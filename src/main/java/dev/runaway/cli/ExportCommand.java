@@ -68,13 +68,23 @@ public final class ExportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter outText = spec.commandLine().getOut();
-        if (!Files.isRegularFile(file)) throw new IllegalArgumentException(file + ": no such recording");
-        Incident incident = IncidentReader.read(file);
-        if (incident.tornLineSkipped()) err.println("runaway export: the last line of " + file + " was torn (a recorder killed mid-write): skipped");
         ExportOptions options = ExportOptions.to(out).formats(formats()).hiDpi(hiDpi).groups(groups);
         if (from != null || to != null) {
-            options = options.range(new TimeRange(from != null ? from : Double.NEGATIVE_INFINITY, to != null ? to : Double.POSITIVE_INFINITY));
+            try {
+                options = options.range(new TimeRange(from != null ? from : Double.NEGATIVE_INFINITY, to != null ? to : Double.POSITIVE_INFINITY));
+            } catch (IllegalArgumentException absurd) {
+                err.println("runaway export: " + absurd.getMessage());
+                return 2;
+            }
         }
+        Incident incident;
+        try {
+            incident = IncidentReader.read(file);
+        } catch (java.io.IOException unreadable) {
+            err.println("runaway export: " + dev.runaway.model.SafeText.terminal(unreadable.getMessage()));
+            return 2;
+        }
+        if (incident.tornLineSkipped()) err.println("runaway export: the last line of " + file + " was torn (a recorder killed mid-write): skipped");
         long started = System.nanoTime();
         List<Path> written = Exporter.export(incident, options, line -> {
             outText.println(line);

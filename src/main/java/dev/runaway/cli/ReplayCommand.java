@@ -3,6 +3,7 @@ package dev.runaway.cli;
 
 import dev.runaway.export.IncidentReport;
 import dev.runaway.export.IncidentSummary;
+import dev.runaway.model.SafeText;
 import dev.runaway.timeline.Incident;
 import dev.runaway.timeline.IncidentReader;
 import picocli.CommandLine.Command;
@@ -32,13 +33,19 @@ public final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Incident incident = IncidentReader.read(file);
+        Incident incident;
+        try {
+            incident = IncidentReader.read(file);
+        } catch (java.io.IOException unreadable) {
+            spec.commandLine().getErr().println("runaway replay: " + SafeText.terminal(unreadable.getMessage()));
+            return 2;
+        }
         var t = incident.timeline();
-        out.printf("%s: %d pulses, %d scans, %d events%s%n", String.join(" + ", incident.files().stream().map(Path::toString).toList()),
+        out.printf("%s: %d pulses, %d scans, %d events%s%n", SafeText.terminal(String.join(" + ", incident.files().stream().map(Path::toString).toList())),
                 t.pulses().size(), t.scans().size(), t.events().size(),
                 incident.tornLineSkipped() ? "; a torn last line was skipped (the recorder was killed while writing it)" : "");
         out.println();
-        out.print(IncidentReport.text(IncidentSummary.of(t), ZoneId.systemDefault()));
+        out.print(SafeText.lines(IncidentReport.text(IncidentSummary.of(t), ZoneId.systemDefault())));
         out.flush();
         return 0;
     }

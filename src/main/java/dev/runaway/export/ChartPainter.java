@@ -101,14 +101,14 @@ public final class ChartPainter {
         g.setColor(INK);
         FontMetrics t = g.getFontMetrics();
         double y = PAD + t.getAscent();
-        g.drawString(chart.title(), PAD, (float) y);
+        text(g, chart.title(), PAD, (float) y);
         y += t.getDescent();
         if (!chart.subtitle().isEmpty()) {
             g.setFont(SUBTITLE);
             g.setColor(MUTED);
             FontMetrics s = g.getFontMetrics();
             y += 3 + s.getAscent();
-            g.drawString(fit(chart.subtitle(), width - 2 * PAD, s), PAD, (float) y);
+            text(g, fit(chart.subtitle(), width - 2 * PAD, s), PAD, (float) y);
             y += s.getDescent();
         }
         return y;
@@ -147,7 +147,7 @@ public final class ChartPainter {
                 g.draw(new Line2D.Double(x, mid, x + 24, mid));
             }
             g.setColor(INK);
-            g.drawString(labels.get(i), (float) (x + 30), (float) (mid + f.getAscent() / 2.0 - 2));
+            text(g, labels.get(i), (float) (x + 30), (float) (mid + f.getAscent() / 2.0 - 2));
             x += w;
         }
         return y + row;
@@ -248,7 +248,7 @@ public final class ChartPainter {
             g.draw(new Line2D.Double(plot.getX(), py, plot.getMaxX(), py));
             g.setColor(MUTED);
             String s = chart.values().label(v);
-            g.drawString(s, (float) (plot.getX() - 6 - f.stringWidth(s)), (float) (py + f.getAscent() / 2.0 - 1));
+            text(g, s, (float) (plot.getX() - 6 - f.stringWidth(s)), (float) (py + f.getAscent() / 2.0 - 1));
         }
         int maxTicks = Math.max(2, (int) (plot.getWidth() / 95));
         double labelY = plot.getMaxY() + 4 + f.getAscent();
@@ -271,21 +271,21 @@ public final class ChartPainter {
             for (double v : r.ticks()) {
                 double py = y(v, true);
                 g.draw(new Line2D.Double(plot.getMaxX(), py, plot.getMaxX() + 3, py));
-                g.drawString(r.label(v), (float) (plot.getMaxX() + 6), (float) (py + f.getAscent() / 2.0 - 1));
+                text(g, r.label(v), (float) (plot.getMaxX() + 6), (float) (py + f.getAscent() / 2.0 - 1));
             }
             String title = r.title() + " \u2192";
             var saved = g.getTransform();
             g.rotate(Math.PI / 2);
-            g.drawString(title, (float) (plot.getCenterY() - f.stringWidth(title) / 2.0), (float) -(width - PAD - f.getAscent() + 2));
+            text(g, title, (float) (plot.getCenterY() - f.stringWidth(title) / 2.0), (float) -(width - PAD - f.getAscent() + 2));
             g.setTransform(saved);
         });
         g.setColor(MUTED);
         String time = chart.time().title();
-        g.drawString(time, (float) (plot.getCenterX() - f.stringWidth(time) / 2.0), (float) (height - PAD));
+        text(g, time, (float) (plot.getCenterX() - f.stringWidth(time) / 2.0), (float) (height - PAD));
         String value = (chart.right().isPresent() ? "\u2190 " : "") + chart.values().title() + (chart.values().log() ? " (log scale)" : "");
         var saved = g.getTransform();
         g.rotate(-Math.PI / 2);
-        g.drawString(value, (float) (-plot.getCenterY() - f.stringWidth(value) / 2.0), (float) (PAD + f.getAscent() - 2));
+        text(g, value, (float) (-plot.getCenterY() - f.stringWidth(value) / 2.0), (float) (PAD + f.getAscent() - 2));
         g.setTransform(saved);
     }
 
@@ -298,14 +298,14 @@ public final class ChartPainter {
     private void centerText(String s, double cx, double baseline) {
         FontMetrics f = g.getFontMetrics();
         double left = Math.max(2, Math.min(width - 2 - f.stringWidth(s), cx - f.stringWidth(s) / 2.0));
-        g.drawString(s, (float) left, (float) baseline);
+        text(g, s, (float) left, (float) baseline);
     }
 
     private void centered(String message, Font font, Color color) {
         g.setFont(font);
         g.setColor(color);
         FontMetrics f = g.getFontMetrics();
-        g.drawString(message, (float) (plot.getCenterX() - f.stringWidth(message) / 2.0),
+        text(g, message, (float) (plot.getCenterX() - f.stringWidth(message) / 2.0),
                 (float) (plot.getCenterY() + f.getAscent() / 2.0));
     }
 
@@ -454,11 +454,11 @@ public final class ChartPainter {
             g.fill(r);
             g.setColor(b.color().darker());
             g.setFont(BOLD);
-            g.drawString(b.valueLabel(), (float) (r.getCenterX() - bf.stringWidth(b.valueLabel()) / 2.0),
+            text(g, b.valueLabel(), (float) (r.getCenterX() - bf.stringWidth(b.valueLabel()) / 2.0),
                     (float) (r.getY() + bf.getAscent()));
             g.setFont(SMALL);
             g.setColor(INK);
-            g.drawString(b.label(), (float) (r.getCenterX() - sf.stringWidth(b.label()) / 2.0),
+            text(g, b.label(), (float) (r.getCenterX() - sf.stringWidth(b.label()) / 2.0),
                     (float) (r.getY() + bf.getHeight() + sf.getAscent()));
             if (r.getMaxY() < y(b.value()) - 6) {
                 g.setColor(b.color());
@@ -520,7 +520,7 @@ public final class ChartPainter {
         g.setColor(new Color(255, 255, 255, 215));
         g.fill(r);
         g.setColor(color);
-        g.drawString(s, (float) (r.getX() + 4), (float) (r.getY() + f.getAscent()));
+        text(g, s, (float) (r.getX() + 4), (float) (r.getY() + f.getAscent()));
     }
 
     private static String fit(String s, double max, FontMetrics f) {
@@ -528,5 +528,10 @@ public final class ChartPainter {
         String t = s;
         while (t.length() > 1 && f.stringWidth(t + "\u2026") > max) t = t.substring(0, t.length() - 1);
         return t + "\u2026";
+    }
+
+    /** Every string a chart draws: process names may hold control characters, which are invalid in SVG. */
+    private static void text(Graphics2D g, String s, float x, float y) {
+        g.drawString(dev.runaway.model.SafeText.terminal(s), x, y);
     }
 }

@@ -161,17 +161,7 @@ public final class IncidentReport {
     }
 
     static String esc(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                default -> b.append(c);
-            }
-        }
-        return b.toString();
+        return dev.runaway.model.SafeText.markup(s);
     }
 
     // ---- Markdown ----
@@ -223,6 +213,6 @@ public final class IncidentReport {
     }
 
     private static String cell(String s) {
-        return s.replace("|", "\\|").replace("\n", " ");
+        return dev.runaway.model.SafeText.terminal(s.replace("\n", " ")).replace("|", "\\|");
     }
 }

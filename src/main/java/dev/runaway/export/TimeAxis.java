@@ -63,7 +63,10 @@ public record TimeAxis(Instant started, double from, double to, ZoneId zone) {
         List<Tick> ticks = new ArrayList<>();
         LocalDate previous = null;
         boolean days = spansDays();
-        for (long i = first; base + i * step <= to + 1e-9; i++) {
+        // Bounded whatever the range: past the largest step, ticks thin out instead of multiplying.
+        while ((to - from) / step > maxTicks && step < 1e12) step *= 2;
+        first = (long) Math.ceil((from - base) / step - 1e-9);
+        for (long i = first; base + i * step <= to + 1e-9 && ticks.size() <= maxTicks; i++) {
             double at = base + i * step;
             ZonedDateTime t = local(at);
             String date = "";

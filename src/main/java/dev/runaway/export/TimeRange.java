@@ -3,6 +3,7 @@ package dev.runaway.export;
 
 import dev.runaway.timeline.GroupScan;
 import dev.runaway.timeline.PulsePoint;
+import dev.runaway.timeline.RecordingReader;
 import dev.runaway.timeline.Timeline;
 import dev.runaway.timeline.TimelineEvent;
 
@@ -14,6 +15,11 @@ public record TimeRange(double from, double to) {
     public TimeRange {
         if (Double.isNaN(from) || Double.isNaN(to) || to < from) {
             throw new IllegalArgumentException("a time range runs forward: from " + from + " to " + to);
+        }
+        for (double end : new double[] {from, to}) {
+            if (!Double.isInfinite(end) && Math.abs(end) > RecordingReader.MAX_SECONDS) {
+                throw new IllegalArgumentException("a time range ends within ten years of the recording's start: " + end + " s is beyond");
+            }
         }
     }
 

@@ -48,4 +48,12 @@ public interface Actions {
     int revoke(String file) throws StopException;
 
     void restore(String file, int mode) throws StopException;
+
+    /** The stop the user confirmed: a helper, when one is asked, acts on this set only (docs/helper-protocol.md, BIND). */
+    default void bind(HelperBinding confirmed) {
+    }
+
+    /** The stop is over: the helper forgets its set. */
+    default void unbind() {
+    }
 }

@@ -12,6 +12,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -28,6 +29,11 @@ public final class Actuator implements Actions, AutoCloseable {
     private final Supplier<HelperClient> helperStarter;
     private HelperClient helper;
     private int helperRequests;
+    /** Why there is no helper, once a start failed or it exited: said once, and no second pkexec unasked. */
+    private String helperUnavailable;
+    /** The confirmed stop; sent to the helper before its first lever (never when all works as the user). */
+    private HelperBinding binding;
+    private boolean bindingSent;
 
     public Actuator(Path procRoot, Supplier<HelperClient> helperStarter) {
         this.procRoot = procRoot;
@@ -40,6 +46,38 @@ public final class Actuator implements Actions, AutoCloseable {
     /** Starts the helper now (before need: when pids run out, nothing can be started). */
     public synchronized boolean warmUp() {
         return helper() != null;
+    }
+
+    /** Why the helper is not available (cancelled, not authorized, not installed, exited), or empty. */
+    public synchronized java.util.Optional<String> helperUnavailable() {
+        return java.util.Optional.ofNullable(helperUnavailable);
+    }
+
+    /** The user asked again (a button, a new stop): the next need may start a helper once more. */
+    public synchronized void retryHelper() {
+        if (helper == null || !helper.alive()) helperUnavailable = null;
+    }
+
+    /**
+     * Binds the levers to the stop the user confirmed (docs/helper-protocol.md, BIND). The helper
+     * hears of it only when a lever first needs it; {@link #unbind} ends it.
+     */
+    public synchronized void bind(HelperBinding confirmed) {
+        binding = confirmed;
+        bindingSent = false;
+    }
+
+    /** The stop is over: the helper forgets its set (and no longer finishes it should we die). */
+    public synchronized void unbind() {
+        if (bindingSent && helper != null && helper.alive()) {
+            try {
+                helper.request("UNBIND");
+            } catch (IOException e) {
+                helperUnavailable = "the helper stopped answering: " + e.getMessage();
+            }
+        }
+        binding = null;
+        bindingSent = false;
     }
 
     /** True when a helper has been started and still runs. */
@@ -247,19 +285,50 @@ public final class Actuator implements Actions, AutoCloseable {
     private synchronized HelperClient.Reply viaHelper(String request) throws StopException {
         HelperClient h = helper();
         if (h == null) {
-            throw new StopException("'" + request.split(" ")[0] + "' needs privilege and no helper is available:"
-                    + " run Runaway as root, or install the package (its helper runs through pkexec)");
+            throw new StopException("'" + request.split(" ")[0] + "' needs privilege and the helper is not available: "
+                    + helperUnavailable + "; only what your own privileges allow was done");
         }
         try {
+            sendBinding(h);
             helperRequests++;
             return h.request(request);
         } catch (IOException e) {
-            throw new StopException("the helper stopped answering: " + e.getMessage());
+            helperUnavailable = "the helper stopped answering: " + e.getMessage();
+            throw new StopException(helperUnavailable);
         }
     }
 
+    /** BIND (falling back to no cgroup when the helper refuses that one), TARGET..., CONFIRM. */
+    private void sendBinding(HelperClient h) throws IOException, StopException {
+        if (binding == null || bindingSent) return;
+        List<String> lines = binding.requests();
+        HelperClient.Reply bind = h.request(lines.get(0));
+        if (!bind.ok() && binding.cgroup().isPresent()) bind = h.request("BIND -");
+        if (!bind.ok()) throw new StopException("the helper would not bind to the stop of " + binding.command() + ": " + bind.text());
+        List<HelperClient.Reply> replies = h.requestAll(lines.subList(1, lines.size()), HelperClient.REQUEST_TIMEOUT);
+        HelperClient.Reply confirm = replies.get(replies.size() - 1);
+        if (!confirm.ok()) {
+            h.request("UNBIND");
+            throw new StopException("the helper would not confirm the stop of " + binding.command() + ": " + confirm.text());
+        }
+        bindingSent = true;
+    }
+
+    /** One helper per session: started once on need, never a new pkexec per request or after a failure. */
     private HelperClient helper() {
-        if (helper == null || !helper.alive()) helper = helperStarter.get();
+        if (helper != null && helper.alive()) return helper;
+        if (helper != null) {
+            helper = null;
+            bindingSent = false;
+            if (helperUnavailable == null) helperUnavailable = "the helper exited";
+        }
+        if (helperUnavailable != null) return null;
+        try {
+            helper = helperStarter.get();
+            if (helper == null) helperUnavailable = "none is installed for this console (run Runaway as root, or install the package)";
+        } catch (HelperUnavailable e) {
+            helperUnavailable = e.getMessage();
+        }
         return helper;
     }
 

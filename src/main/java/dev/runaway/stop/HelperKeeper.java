@@ -8,9 +8,11 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Starts the privileged helper ahead of need and keeps it: when the machine is out of pids,
- * pkexec cannot start anything, but a helper already running still answers. It starts on the
- * first sign of a spike, or when the user opens a stop plan; as root it is never needed.
- * Starting goes off the caller's thread: pkexec may wait for a password.
+ * pkexec cannot start anything, but a helper already running still answers. The console never
+ * raises a password dialog the user did not ask for: on the first sign of a spike it only
+ * offers to prepare the helper, saying why ({@link #offer}); it starts when the user accepts
+ * ({@link #prepare}) or opens a stop plan. As root it is never needed. Starting goes off the
+ * caller's thread: pkexec may wait for a password.
  */
 public final class HelperKeeper {
     /** A group that runs something out within this many seconds is a spike. */
@@ -20,7 +22,7 @@ public final class HelperKeeper {
     /** And a recursive group at least this large. */
     static final int SPIKE_RECURSIVE_TASKS = 50;
 
-    public enum State { NOT_NEEDED, IDLE, STARTING, RUNNING, UNAVAILABLE }
+    public enum State { NOT_NEEDED, IDLE, OFFERED, STARTING, RUNNING, UNAVAILABLE }
 
     private final Actuator actuator;
     private final AtomicReference<State> state;
@@ -32,14 +34,48 @@ public final class HelperKeeper {
         if (root) why = "not needed (running as root)";
     }
 
-    /** Feed every snapshot: the first spike starts the helper. */
+    private volatile boolean declined;
+
+    /** Feed every snapshot: the first spike makes the offer (no dialog yet). */
     public void onSnapshot(Snapshot s) {
-        if (state.get() == State.IDLE && spike(s)) start("a spike: " + spikeReason(s));
+        if (state.get() == State.IDLE && !declined && spike(s)) {
+            why = "a spike: " + spikeReason(s);
+            state.compareAndSet(State.IDLE, State.OFFERED);
+        }
+    }
+
+    /**
+     * The offer to show, in the console's own words, while there is one: why the helper should be
+     * prepared now, and that pkexec will ask for a password.
+     */
+    public java.util.Optional<String> offer() {
+        if (state.get() != State.OFFERED) return java.util.Optional.empty();
+        return java.util.Optional.of("Prepare the privileged helper now? " + why + ". If processes run out, a stop can no longer"
+                + " start it; pkexec will ask for an administrator's password.");
+    }
+
+    /** The user accepted the offer (or asked again after a failure): start now. */
+    public void prepare() {
+        State s = state.get();
+        if (s == State.OFFERED || s == State.IDLE || s == State.UNAVAILABLE) {
+            actuator.retryHelper();
+            start(s == State.OFFERED ? why : "the user asked");
+        }
+    }
+
+    /** The user said not now: no further offer this session (a stop plan still starts it). */
+    public void decline() {
+        declined = true;
+        state.compareAndSet(State.OFFERED, State.IDLE);
     }
 
     /** The user opened a stop plan: start now, before the confirmation. */
     public void planOpened() {
-        if (state.get() == State.IDLE || state.get() == State.UNAVAILABLE) start("a stop plan was opened");
+        State s = state.get();
+        if (s == State.IDLE || s == State.OFFERED || s == State.UNAVAILABLE) {
+            actuator.retryHelper();
+            start("a stop plan was opened");
+        }
     }
 
     /** Starts on a background thread; returns at once. */
@@ -49,7 +85,8 @@ public final class HelperKeeper {
         why = "starting (" + reason + ")";
         Thread t = new Thread(() -> {
             boolean up = actuator.warmUp();
-            why = up ? "running, started ahead of need on " + reason : "not available: no helper installed, or pkexec refused";
+            why = up ? "running, started ahead of need on " + reason
+                    : "not available: " + actuator.helperUnavailable().orElse("it did not start") + "; your own privileges only";
             state.set(up ? State.RUNNING : State.UNAVAILABLE);
         }, "helper-ahead-of-need");
         t.setDaemon(true);
@@ -60,7 +97,7 @@ public final class HelperKeeper {
         State s = state.get();
         if (s == State.RUNNING && !actuator.hasHelper()) {
             state.compareAndSet(State.RUNNING, State.UNAVAILABLE);
-            why = "the helper exited";
+            why = "not available: " + actuator.helperUnavailable().orElse("the helper exited") + "; your own privileges only";
             return State.UNAVAILABLE;
         }
         return s;
@@ -70,7 +107,8 @@ public final class HelperKeeper {
     public String describe() {
         State s = state();
         if (s != State.RUNNING && s != State.NOT_NEEDED && actuator.hasHelper()) return "helper running"; // a plan started it
-        return s == State.IDLE ? "helper not started (starts on a spike or a stop plan)" : "helper " + why;
+        if (s == State.OFFERED) return "helper not started: offered on " + why;
+        return s == State.IDLE ? "helper not started (offered on a spike, started for a stop plan)" : "helper " + why;
     }
 
     static boolean spike(Snapshot s) {

@@ -53,8 +53,10 @@ public final class StopCore {
     /** Starts the helper while the plan is read when the plan needs it; says how that went ("" when not needed). */
     String warmHelperIfNeeded(StopPlan plan) {
         if (!plan.needsHelper()) return "";
+        actuator.retryHelper(); // opening a plan is the user asking
         return actuator.warmUp() ? "the helper is running (started through pkexec)"
-                : "the helper could not start (not installed, or the password was refused): what needs it will fall back or be refused";
+                : "the helper is not available (" + actuator.helperUnavailable().orElse("it did not start")
+                + "): what needs it will fall back or be refused";
     }
 
     /** Selectors refused before anything is read, in words. */

@@ -88,8 +88,14 @@ public final class StopEngine {
 
     public Outcome run(StopPlan plan, boolean keepRevoked) {
         // Levers start acting here: the plan's targets were confirmed by the caller.
+        actions.bind(HelperBinding.of(plan)); // a helper, when one is asked, acts on this stop's set only
         Run run = new Run(plan, keepRevoked);
-        StopOutcome o = new StopOrder(stableWindow, confirmTimeout, stableWindow.compareTo(STABLE_WINDOW) < 0 ? 5 : 100).run(run, listener);
+        StopOutcome o;
+        try {
+            o = new StopOrder(stableWindow, confirmTimeout, stableWindow.compareTo(STABLE_WINDOW) < 0 ? 5 : 100).run(run, listener);
+        } finally {
+            actions.unbind();
+        }
         Set<Integer> left = new HashSet<>(o.survivors());
         List<ProcessSample> survivors = new ArrayList<>();
         List<ProcessSample> unfollowed = new ArrayList<>();

@@ -50,4 +50,10 @@ public interface LibC extends Library {
 
     /** A raw system call with three arguments (getdents64: fd, buffer, size). */
     long syscall(long number, long a, Pointer b, long c);
+
+    int PR_SET_DUMPABLE = 4;
+    int PR_GET_DUMPABLE = 3;
+
+    /** prctl(option, ...): PR_SET_DUMPABLE 0 keeps other processes of the user out of /proc/self/fd. */
+    int prctl(int option, long arg2, long arg3, long arg4, long arg5);
 }

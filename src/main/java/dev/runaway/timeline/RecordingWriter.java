@@ -46,7 +46,7 @@ public final class RecordingWriter implements AutoCloseable {
         this.file = file;
         this.maxBytes = Long.MAX_VALUE;
         this.header = null;
-        this.out = Files.newOutputStream(file, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        this.out = PrivateFiles.append(file);
     }
 
     /**
@@ -63,11 +63,14 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     private void open() throws IOException {
-        if (file.getParent() != null) Files.createDirectories(file.getParent());
+        Path dir = file.toAbsolutePath().getParent();
+        // 0700, and 0600 files never opened through a symlink: a recording holds every user's command lines.
+        if (dir != null) PrivateFiles.directory(dir, dir.equals(IncidentFiles.directory().toAbsolutePath()));
+        if (dir != null && dir.equals(IncidentFiles.directory().toAbsolutePath())) PrivateFiles.directory(dir.getParent(), true);
         // O_APPEND: another process may add lines (a stop's steps); without it our next write
         // would land at our own offset, over theirs.
-        Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE).close();
-        out = Files.newOutputStream(file, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        PrivateFiles.truncate(file);
+        out = PrivateFiles.append(file);
         written = 0;
         line(header);
     }

@@ -104,6 +104,21 @@ public final class ConsoleSession implements AutoCloseable {
         return Optional.ofNullable(keeper).map(HelperKeeper::describe);
     }
 
+    /** The offer to prepare the privileged helper (made on a spike, never a dialog by itself); empty when none. */
+    public Optional<String> helperOffer() {
+        return Optional.ofNullable(keeper).flatMap(HelperKeeper::offer);
+    }
+
+    /** The user accepted the offer: pkexec asks for the password now. */
+    public void prepareHelper() {
+        if (keeper != null) keeper.prepare();
+    }
+
+    /** The user declined the offer: it is not made again this session. */
+    public void declineHelper() {
+        if (keeper != null) keeper.decline();
+    }
+
     public Optional<GuidedStop> guidedStop() {
         return Optional.ofNullable(stop);
     }

@@ -67,6 +67,7 @@ public final class ConsoleWindow {
     final Label banner = new Label();
     final Label status = new Label();
     final Label recording = new Label();
+    private final HelperOfferBar helperOffer;
     final Label orderCue = new Label();
     final ConsoleHealth health = new ConsoleHealth();
     final StackPane overlay = new StackPane();
@@ -97,6 +98,7 @@ public final class ConsoleWindow {
     public ConsoleWindow(ConsoleSession session) {
         this.session = session;
         this.charts = new TimelineCharts(() -> session.timeline().endSeconds());
+        this.helperOffer = new HelperOfferBar(session);
     }
 
     /** Builds the scene graph and starts feeding it; call on the JavaFX thread. */
@@ -111,7 +113,7 @@ public final class ConsoleWindow {
         List<PulsePoint> pulses = session.timeline().pulses();
         if (!pulses.isEmpty()) latestPulse = pulses.get(pulses.size() - 1);
 
-        VBox top = new VBox(menu(), banner(), header());
+        VBox top = new VBox(menu(), banner(), helperOffer.node, header());
         BorderPane main = new BorderPane(center(), top, null, statusLine(), null);
         overlay.getChildren().add(main);
         if (session.guidedStop().isPresent()) {
@@ -347,6 +349,7 @@ public final class ConsoleWindow {
         }
         status.setText(exportStatus.isEmpty() ? statusText() : exportStatus + "  ·  " + statusText());
         recording.setText(recordingText());
+        helperOffer.refresh();
         if (pulse != null) {
             long arrival = latestPulseArrival;
             for (Consumer<Long> l : renderListeners) l.accept(arrival);

@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @org.junit.jupiter.api.Tag("process")
 class HelperAheadOfNeedTest {
 
-    private static Snapshot snapshot(double forksPerSecond, Group... groups) {
+    static Snapshot snapshot(double forksPerSecond, Group... groups) {
         PulseSample p = new PulseSample(Instant.now(), 0, 500, 0, 1L << 34, 1L << 33, 0, 0, Optional.empty(), 32768, 100_000);
         return new Snapshot(Instant.now(), p, forksPerSecond, new GrowthFit(GrowthShape.STEADY, 0, 0), List.of(groups),
                 500, 0, 0, 0, 0);

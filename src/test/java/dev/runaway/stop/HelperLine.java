@@ -51,6 +51,25 @@ final class HelperLine implements AutoCloseable {
         return reply;
     }
 
+    /**
+     * Binds the helper to a confirmed stop: CGROUP ("-" for none) and PROCESSES (pids with their
+     * start times read now). Every lever but HELLO, MEMBERS and RESTORE needs one.
+     */
+    void bind(String cgroup, long... pids) throws IOException {
+        expectOk("BIND " + cgroup);
+        for (long pid : pids) {
+            long ticks = dev.runaway.procfs.ProcStat.read(Path.of("/proc"), (int) pid)
+                    .orElseThrow(() -> new IOException("no process " + pid)).startTicks();
+            expectOk("TARGET " + pid + " " + ticks);
+        }
+        expectOk("CONFIRM");
+    }
+
+    private void expectOk(String line) throws IOException {
+        String reply = ask(line);
+        if (!reply.startsWith("OK")) throw new IOException(line + " -> " + reply);
+    }
+
     private static String abbreviate(String line) {
         return line.length() > 80 ? line.substring(0, 80) + "..." : line;
     }

@@ -47,7 +47,7 @@ class HelperProtocolTest {
     void helloNamesTheHelperAndItsUid() throws Exception {
         try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
              HelperLine helper = HelperLine.start(helperBox, config())) {
-            assertThat(helper.ask("HELLO")).isEqualTo("OK runaway-helper 1 uid=0");
+            assertThat(helper.ask("HELLO")).isEqualTo("OK runaway-helper 2 uid=0");
             assertThat(helper.finish()).as("exit code once stdin closes").isZero();
         }
     }
@@ -59,6 +59,8 @@ class HelperProtocolTest {
              HelperLine helper = HelperLine.start(helperBox, config())) {
             Process sleeper = sleeper(targets);
             long ticks = ticks(sleeper.pid());
+            assertThat(helper.ask("SIGNAL " + sleeper.pid() + " " + ticks + " 18")).as("no confirmed stop yet").startsWith("ERR refused");
+            helper.bind("-", sleeper.pid());
 
             assertThat(helper.ask("SIGNAL " + sleeper.pid() + " " + (ticks + 1) + " 9")).startsWith("ERR gone");
             assertThat(sleeper.waitFor(300, TimeUnit.MILLISECONDS)).as("the sleeper survives a wrong start time").isFalse();
@@ -96,6 +98,7 @@ class HelperProtocolTest {
             String cgroup = relative(dir);
             Process first = sleeper(targets);
             Process second = sleeper(targets);
+            helper.bind(cgroup);
 
             assertThat(helper.ask("MEMBERS " + cgroup)).startsWith("OK ")
                     .contains(" " + first.pid()).contains(" " + second.pid());
@@ -114,6 +117,31 @@ class HelperProtocolTest {
             assertThat(first.waitFor(10, TimeUnit.SECONDS)).as("first sleeper killed").isTrue();
             assertThat(second.waitFor(10, TimeUnit.SECONDS)).as("second sleeper killed").isTrue();
             awaitTrue(() -> helperAsk(helper, "MEMBERS " + cgroup).equals("OK"), "the cgroup is empty");
+        }
+    }
+
+    @Test
+    void aConsoleThatGoesAwayMidStopLeavesNothingFrozen() throws Exception {
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
+             Sandbox bystanders = Sandboxes.create(SandboxSpec.of("test-helper-bystanders", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            assumeCgroups(helperBox, targets, bystanders);
+            Path dir = ((CgroupSandbox) targets).dirs().unified();
+            Process frozen = sleeper(targets);
+            Process stopped = sleeper(bystanders);
+            // Another command line: the same executable, owner and script would make it the same kind as a target.
+            Process bystander = bystanders.start(new ProcessBuilder("sleep", "301").redirectErrorStream(true));
+            helper.bind(relative(dir), stopped.pid());
+            assertThat(helper.ask("FREEZE " + relative(dir))).isEqualTo("OK");
+            assertThat(helper.ask("SIGNAL " + stopped.pid() + " " + ticks(stopped.pid()) + " 19")).isEqualTo("OK");
+            assertThat(helper.ask("SIGNAL " + bystander.pid() + " " + ticks(bystander.pid()) + " 19")).as("not in the stop").startsWith("ERR refused");
+
+            assertThat(helper.finish()).as("the helper exits once it finished the stop").isZero();
+            assertThat(frozen.waitFor(10, TimeUnit.SECONDS)).as("the frozen target was killed").isTrue();
+            assertThat(stopped.waitFor(10, TimeUnit.SECONDS)).as("the stopped target was killed").isTrue();
+            assertThat(stopped.exitValue()).isEqualTo(128 + 9);
+            assertThat(bystander.isAlive()).as("a process outside the stop is left alone").isTrue();
         }
     }
 
@@ -153,6 +181,7 @@ class HelperProtocolTest {
             Process sleeper = sleeper(targets);
             long pid = sleeper.pid();
             long ticks = ticks(pid);
+            helper.bind("-", pid);
 
             assertThat(helper.ask("QUARANTINE " + name)).isEqualTo("OK " + cgroup);
             assertThat(read(quarantine.resolve("cgroup.freeze")).trim()).isEqualTo("1");
@@ -186,10 +215,13 @@ class HelperProtocolTest {
             Process sleeper = sleeper(targets);
             long ticks = ticks(sleeper.pid());
             Path adj = PROC.resolve(Long.toString(sleeper.pid())).resolve("oom_score_adj");
+            helper.bind("-", sleeper.pid());
             assertThat(helper.ask("OOMADJ " + sleeper.pid() + " " + ticks + " 500")).isEqualTo("OK");
             assertThat(read(adj).trim()).isEqualTo("500");
             assertThat(helper.ask("OOMADJ " + sleeper.pid() + " " + (ticks + 1) + " 100")).startsWith("ERR gone");
             assertThat(helper.ask("OOMADJ " + sleeper.pid() + " " + ticks + " 1001")).startsWith("ERR usage");
+            assertThat(helper.ask("OOMADJ " + sleeper.pid() + " " + ticks + " -1000")).as("never shields a stop's process").startsWith("ERR refused");
+            assertThat(helper.ask("OOMADJ " + sleeper.pid() + " " + ticks + " -1")).startsWith("ERR refused");
             assertThat(read(adj).trim()).isEqualTo("500");
         }
     }
@@ -199,7 +231,10 @@ class HelperProtocolTest {
         Path file = Files.createFile(tmp.resolve("tool"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x")); // past the umask
         try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
              HelperLine helper = HelperLine.start(helperBox, config())) {
+            assertThat(helper.ask("RESTORE " + file + " 755")).as("took nothing yet").startsWith("ERR refused");
+            helper.bind("-", sleeper(targets).pid());
             assertThat(helper.ask("REVOKE " + file)).isEqualTo("OK 755");
             assertThat(mode(file)).isEqualTo(0644);
             assertThat(helper.ask("RESTORE " + file + " 666")).as("adds a write bit").startsWith("ERR refused");
@@ -209,6 +244,7 @@ class HelperProtocolTest {
             assertThat(mode(file)).isEqualTo(0644);
             assertThat(helper.ask("RESTORE " + file + " 755")).isEqualTo("OK");
             assertThat(mode(file)).isEqualTo(0755);
+            assertThat(helper.ask("RESTORE " + file + " 755")).as("gave everything back already").startsWith("ERR refused");
         }
     }
 
@@ -219,7 +255,9 @@ class HelperProtocolTest {
         Path subdir = Files.createDirectory(tmp.resolve("dir"));
         Path outside = Path.of("/var/lib/runaway-helper-test-" + randomSuffix());
         try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
              HelperLine helper = HelperLine.start(helperBox, config())) {
+            helper.bind("-", sleeper(targets).pid());
             Files.createDirectory(outside);
             Path target = Files.createFile(outside.resolve("file"));
             Files.setAttribute(target, "unix:mode", 0755);
@@ -256,8 +294,12 @@ class HelperProtocolTest {
             Files.setAttribute(file, "unix:mode", 0755);
             Path listed = config("# a disposable root for this test\n" + root + "   # trailing comment\n/usr\n");
             try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+                 Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
                  HelperLine plain = HelperLine.start(helperBox, config());
                  HelperLine configured = HelperLine.start(helperBox, listed)) {
+                long target = sleeper(targets).pid();
+                plain.bind("-", target);
+                configured.bind("-", target);
                 assertThat(plain.ask("REVOKE " + file)).startsWith("ERR refused");
                 assertThat(configured.ask("REVOKE " + file)).isEqualTo("OK 755");
                 assertThat(configured.ask("RESTORE " + file + " 755")).isEqualTo("OK");
@@ -276,7 +318,8 @@ class HelperProtocolTest {
             for (String line : List.of("FOO", "hello", "SIGNAL", "SIGNAL 12 1", "SIGNAL 12 1 9 9", "SIGNAL abc 1 9",
                     "SIGNAL 12 1 9x", "SIGNAL 12 1 +9", "SIGNAL 12 1 1", "SIGNAL 99999999999 1 18", "SIGNAL 12 -1 18",
                     "SIGNAL  12 1 9", "HELLO ", "", "FREEZE", "PIDSMAX /x -1", "PIDSMAX /x 4194305", "OOMADJ 12 1 -1001",
-                    "QUARANTINE " + "a".repeat(65), "RESTORE /tmp/x 8", "HELLO\tx", "x".repeat(5000))) {
+                    "QUARANTINE " + "a".repeat(65), "RESTORE /tmp/x 8",
+                    "SIGNAL 012 1 9", "SIGNAL 12 01 9", "SIGNAL -0 1 9", "PIDSMAX /x 016", "RESTORE /tmp/x 0755", "OOMADJ 12 1 -05", "HELLO\tx", "x".repeat(5000))) {
                 assertThat(helper.ask(line)).as(line.length() > 40 ? line.length() + " bytes" : line).startsWith("ERR usage");
                 assertThat(helper.ask("HELLO")).startsWith("OK runaway-helper");
             }
@@ -295,7 +338,7 @@ class HelperProtocolTest {
                 Process helper = helperBox.start(new ProcessBuilder(
                         NativeBinaries.find(HelperLine.BINARY).toString(), "--config", config.toString())
                         .redirectError(ProcessBuilder.Redirect.DISCARD));
-                assertThat(helper.waitFor(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(helper.waitFor(60, TimeUnit.SECONDS)).isTrue();
                 assertThat(helper.exitValue()).as(permissions).isEqualTo(2);
             }
         }

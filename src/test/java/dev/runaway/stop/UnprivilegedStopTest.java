@@ -71,7 +71,7 @@ class UnprivilegedStopTest {
             assertThat(found.get("root.others")).as(output).isEqualTo("1");
             assertThat(found.get("root.zero")).isEqualTo("false");
             assertThat(found.get("root.survivors")).as("exit 3 lists the survivors").isEqualTo("1");
-            assertThat(found.get("root.failed")).contains("needs privilege and no helper is available");
+            assertThat(found.get("root.failed")).contains("needs privilege and the helper is not available: none is installed");
             assertThat(ProcStat.read(Path.of("/proc"), rootSleeper.pid()).filter(s -> s.startTicks() == rootSleeper.startTicks()
                     && !s.isZombie())).as("root's process untouched").isPresent();
         }
