@@ -136,7 +136,9 @@ public final class StopOrder {
                 if (end.empty()) {
                     if (zeroSince < 0) zeroSince = now;
                     if (now - zeroSince >= stableWindow.toNanos()) {
-                        toZero = (zeroSince - started) / 1_000_000;
+                        // zero as the user learns it: confirmed, less the stable window it was watched for (a
+                        // census that takes long under load counts), as the incident's steps tell it too
+                        toZero = (now - stableWindow.toNanos() - started) / 1_000_000;
                         if (end.unfollowed().isEmpty()) {
                             status = StopOutcome.Status.ZERO_CONFIRMED;
                             log.step(Phase.CONFIRM_ZERO, Action.RESCAN, 0, Result.ZERO, "no member alive for "

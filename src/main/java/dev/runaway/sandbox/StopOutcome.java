@@ -11,7 +11,7 @@ import java.util.Map;
  * @param survivors            pids of members still alive at the end (and of processes that could not be followed)
  * @param steps                every step, in order
  * @param millisToGrowthStopped from the start of the order to the first lever that held; -1 when none did
- * @param millisToZero         from the start of the order to the first zero reading that held; -1 without zero
+ * @param millisToZero         from the start of the order to zero confirmed, less the stable window; -1 without zero
  * @param restoredModes        files whose mode was put back, with that mode
  */
 public record StopOutcome(Status status, List<Integer> survivors, List<StopStep> steps, long millisToGrowthStopped,
