@@ -87,7 +87,8 @@ public final class Analyzer {
         PidIndex pids = PidIndex.of(processes);
         boolean[] self = SelfProcesses.of(processes, pids, selfPid);
         for (int i = 0; i < processes.size(); i++) {
-            String key = self[i] ? SelfProcesses.KEY : lineage.keyOf(processes.get(i));
+            int at = i;
+            String key = self[i] ? SelfProcesses.KEY : lineage.keyOf(processes.get(i), () -> chainTop(processes, pids, at));
             Integer id = keyIds.get(key);
             if (id == null) {
                 id = keyNames.size();
@@ -408,5 +409,16 @@ public final class Analyzer {
             return best > HORIZON_SECONDS || !growing ? new Exhaustion(OptionalDouble.empty(), "")
                     : new Exhaustion(OptionalDouble.of(best), by);
         }
+    }
+
+    /** The pid of the highest ancestor of process {@code i} below init, as the table has it. */
+    private static int chainTop(List<ProcessSample> processes, PidIndex pids, int i) {
+        ProcessSample p = processes.get(i);
+        for (int hops = 0; hops < processes.size() && p.ppid() > 1; hops++) { // bounded: a torn read may loop
+            int up = pids.of(p.ppid());
+            if (up == PidIndex.NONE) break;
+            p = processes.get(up);
+        }
+        return p.pid();
     }
 }

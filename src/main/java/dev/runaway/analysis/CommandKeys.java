@@ -50,18 +50,31 @@ public final class CommandKeys {
         /** The v2 cgroup path, "" when unknown. */
         String cgroup();
 
-        /** The session id, 0 when unknown. */
+        /** The session id, 0 when unknown (in a PID namespace whose session leader is outside it, say). */
         int session();
+
+        /**
+         * The top of its chain: the pid of the highest ancestor below init (or below the
+         * process table's top), 0 when unknown. Asked only when neither cgroup nor session scopes it.
+         */
+        default int chain() {
+            return 0;
+        }
     }
 
-    private static final Where NOWHERE = where(null, ProcPaths.NONE);
+    private static final Where NOWHERE = where(null, ProcPaths.NONE, () -> 0);
 
     public static String of(ProcessSample p) {
         return of(p, ProcPaths.NONE);
     }
 
     public static String of(ProcessSample p, ProcPaths paths) {
-        return of(p.cmdline(), p.exe(), p.comm(), where(p, paths));
+        return of(p, paths, () -> 0);
+    }
+
+    /** With the top of its chain, for inline code neither cgroup nor session scopes. */
+    public static String of(ProcessSample p, ProcPaths paths, java.util.function.IntSupplier chain) {
+        return of(p.cmdline(), p.exe(), p.comm(), where(p, paths, chain));
     }
 
     /** From the command line alone: relative scripts stay relative, inline code has no scope. */
@@ -221,10 +234,13 @@ public final class CommandKeys {
         String cgroup = where.cgroup();
         if (!cgroup.isEmpty() && !cgroup.equals("/") && !cgroup.endsWith(".slice")) return interpreter + " in cgroup " + cgroup;
         if (where.session() > 0) return interpreter + " in session " + where.session();
-        return interpreter;
+        int chain = where.chain();
+        if (chain > 0) return interpreter + " in chain " + chain;
+        if (where == NOWHERE) return interpreter; // a command line alone, no process: nothing to scope it by
+        return interpreter + " (scope unknown)"; // a process's key is never a bare interpreter: that would span the machine
     }
 
-    private static Where where(ProcessSample p, ProcPaths paths) {
+    private static Where where(ProcessSample p, ProcPaths paths, java.util.function.IntSupplier chain) {
         return new Where() {
             @Override
             public Optional<String> cwd() {
@@ -244,6 +260,11 @@ public final class CommandKeys {
             @Override
             public int session() {
                 return p == null ? 0 : p.session();
+            }
+
+            @Override
+            public int chain() {
+                return p == null ? 0 : chain.getAsInt();
             }
         };
     }

@@ -53,12 +53,17 @@ public final class Lineage {
 
     /** The command key of a living process (see {@link CommandKeys}), remembered until it execs. */
     String keyOf(ProcessSample p) {
+        return keyOf(p, () -> 0);
+    }
+
+    /** As {@link #keyOf(ProcessSample)}, with the top of its chain for inline code nothing else scopes. */
+    String keyOf(ProcessSample p, java.util.function.IntSupplier chain) {
         Origin o = origins.get(p.identity());
         if (o == null) origins.put(p.identity(), o = new Origin());
         if (o.key == null || o.cmdline != p.cmdline() || !o.exe.equals(p.exe())) {
             o.cmdline = p.cmdline();
             o.exe = p.exe();
-            o.key = CommandKeys.of(p, paths);
+            o.key = CommandKeys.of(p, paths, chain);
         }
         return o.key;
     }

@@ -59,9 +59,13 @@ final class SelfProcesses {
         return self;
     }
 
-    /** In a session other than the console's, both known (0 is unknown: recorded data may lack it). */
+    /**
+     * In a session other than the console's. 0 is a session whose leader this PID namespace does
+     * not see (a container's, a CI runner's): a session that leads here is another one. Recorded
+     * data without sessions has 0 throughout, so it compares equal.
+     */
     private static boolean otherSession(ProcessSample p, ProcessSample me) {
-        return p.session() > 0 && me.session() > 0 && p.session() != me.session();
+        return p.session() != me.session();
     }
 
     private static boolean ownedWatchdog(ProcessSample p, String owner) {

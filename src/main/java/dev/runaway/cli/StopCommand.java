@@ -53,6 +53,8 @@ public final class StopCommand implements Callable<Integer> {
     static final Path INSTALLED_HELPER = dev.runaway.stop.InstalledHelper.PATH;
     /** Set by the launcher: when it started, as bash's EPOCHREALTIME (seconds.microseconds). */
     static final String LAUNCHED_AT = "RUNAWAY_LAUNCHED_AT";
+    /** The launcher's pid: it execs this JVM, so a time set for another process (a parent's, inherited) is not taken. */
+    static final String LAUNCHED_PID = "RUNAWAY_LAUNCHED_PID";
 
     @Spec
     CommandSpec spec;
@@ -204,7 +206,8 @@ public final class StopCommand implements Callable<Integer> {
 
     long launchedAtMicros() {
         String at = environment.get(LAUNCHED_AT);
-        if (at != null && at.matches("\\d+[.,]\\d{6}")) {
+        boolean ours = Long.toString(ProcessHandle.current().pid()).equals(environment.get(LAUNCHED_PID));
+        if (ours && at != null && at.matches("\\d+[.,]\\d{6}")) {
             return Long.parseLong(at.substring(0, at.length() - 7)) * 1_000_000 + Long.parseLong(at.substring(at.length() - 6));
         }
         return ProcessHandle.current().info().startInstant().map(i -> i.getEpochSecond() * 1_000_000 + i.getNano() / 1000)

@@ -93,7 +93,8 @@ public final class Exclusions {
         Excluded e = byPid.get(p.pid());
         if (e != null && e.process().startTicks() == p.startTicks()) return Optional.of(e);
         boolean ownCgroupToo = cgroup.isEmpty() || cgroup.equals(ownCgroup);
-        boolean ownSessionToo = session <= 0 || ownSession <= 0 || session == ownSession;
+        // 0 passed in is unknown (kept as own); this stop's own 0 is a leader outside the PID namespace, another session than any that leads here.
+        boolean ownSessionToo = session <= 0 || session == ownSession;
         if (ppid == self && ownCgroupToo && ownSessionToo) return Optional.of(new Excluded(p, name, Why.OWN_CHILD));
         return Optional.empty();
     }

@@ -50,6 +50,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
     private final Set<Integer> forkedFromMembers = new HashSet<>();
     private int rootSession = -1;
     private int rootUid = -1;
+    private String rootCgroup = "";
     private List<ProcessSample> lastProcesses = List.of();
     private Targets last;
 
@@ -167,6 +168,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             if (root != null && p.identity().equals(root)) {
                 rootSession = p.session();
                 rootUid = p.uid();
+                rootCgroup = p.cgroup();
             }
         }
         Set<Integer> memberPids = new HashSet<>();
@@ -213,18 +215,24 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
     }
 
     /**
-     * Processes this definition may hold but cannot follow: adopted (parent init or gone), in
-     * the root's session, of its user, started after it, and not members. A daemonizing runaway
-     * leaves exactly these when its middle processes exit before a scan sees them.
+     * Processes this definition may hold but cannot follow: adopted (parent init or gone), of
+     * its user, started after it, not members, and where it runs: its session, or where the
+     * session is not known (a PID namespace whose leader is outside reads 0) its cgroup when
+     * that is a unit of its own, or else anywhere. A daemonizing runaway leaves exactly these
+     * when its middle processes exit before a scan sees them. Too wide a scope names strangers
+     * (the outcome is then "not confirmed", never a false zero); too narrow, a false zero.
      */
     private List<ProcessSample> unfollowed(ProcessIdentity root, Set<Integer> memberPids) {
-        if (rootSession <= 1) return List.of();
+        if (rootUid < 0) return List.of(); // the root was never read as a member: nothing to scope by
+        boolean bySession = rootSession > 1;
+        boolean byCgroup = !bySession && !rootCgroup.isEmpty() && !rootCgroup.equals("/") && !rootCgroup.endsWith(".slice");
         List<ProcessSample> out = new ArrayList<>();
         Map<Integer, ProcessSample> byPid = new HashMap<>();
         List<ProcessSample> all = lastProcesses;
         for (ProcessSample p : all) byPid.put(p.pid(), p);
         for (ProcessSample p : all) {
-            if (memberPids.contains(p.pid()) || p.session() != rootSession || p.uid() != rootUid) continue;
+            if (memberPids.contains(p.pid()) || p.uid() != rootUid) continue;
+            if (bySession ? p.session() != rootSession : byCgroup && !p.cgroup().equals(rootCgroup)) continue;
             if (p.identity().startTicks() < root.startTicks() || p.state() == 'Z') continue;
             ProcessSample parent = byPid.get(p.ppid());
             boolean adopted = p.ppid() <= 1 || parent == null || parent.session() != p.session();

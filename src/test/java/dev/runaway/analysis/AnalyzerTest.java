@@ -351,6 +351,32 @@ class AnalyzerTest {
         assertThat(x.recursive()).as("up, down, up: a shell's pipelines, not a loop").isFalse();
     }
 
+    // --- where no session is known (a PID namespace's leader outside it: session 0) -----------
+
+    @Test
+    void withNoSessionKnownTheConsolesSessionSandboxIsStillTheWorkloadAndInlineCodeIsKeyedByChain() {
+        int console = HIGH + 77;
+        analyzer.selfPid(console);
+        List<ProcessSample> p = new ArrayList<>();
+        p.add(proc(1, 0).exe("/usr/bin/tini").args("tini", "--").session(0).cgroup("/").build());
+        p.add(proc(console, 1).exe("/usr/lib/jvm/java-17/bin/java").args("java", "-jar", "runaway.jar").session(0).cgroup("/").build());
+        p.add(proc(console + 1, console).binary("/opt/runaway/runaway-stat-reader").session(0).cgroup("/").build());
+        // Its drill without a writable cgroup leads a new session: that one is known, and not the console's.
+        p.add(proc(console + 20, console).binary("/tmp/drill/session-worker").session(console + 20).cgroup("/").build());
+        // Two unrelated inline shells, each the top of a chain under init, neither cgroup nor session to scope them.
+        p.add(proc(HIGH + 300, 1).exe("/usr/bin/bash").args("bash", "-c", "make test").session(0).cgroup("/").build());
+        p.add(proc(HIGH + 301, HIGH + 300).exe("/usr/bin/bash").args("bash", "-c", "./run").session(0).cgroup("/").build());
+        p.add(proc(HIGH + 400, 1).exe("/usr/bin/bash").args("bash", "-c", "deploy").session(0).cgroup("/").build());
+        analyze(0, p);
+        Snapshot s = analyze(0.5, p);
+
+        assertThat(group(s, "this console").pids()).containsExactlyInAnyOrder(console, console + 1);
+        assertThat(group(s, "/tmp/drill/session-worker").self()).as("a session that leads here is not the console's unknown one").isFalse();
+        assertThat(group(s, "bash -c in chain " + (HIGH + 300)).pids()).containsExactlyInAnyOrder(HIGH + 300, HIGH + 301);
+        assertThat(group(s, "bash -c in chain " + (HIGH + 400)).pids()).containsExactly(HIGH + 400);
+        assertThat(s.groups()).extracting(Group::command).doesNotContain("bash -c");
+    }
+
     // --- this console ------------------------------------------------------------------------
 
     @Test

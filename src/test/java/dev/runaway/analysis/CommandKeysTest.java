@@ -166,6 +166,35 @@ class CommandKeysTest {
     }
 
     @Test
+    void inlineCodeWithNeitherCgroupNorSessionIsKeyedByItsChainNeverMachineWide() {
+        List<String> bomb = List.of("bash", "-c", ":(){ :|:& };:");
+        CommandKeys.Where unscoped = at("/w", "/", 0, Map.of());
+        CommandKeys.Where inChain = new CommandKeys.Where() {
+            public Optional<String> cwd() {
+                return unscoped.cwd();
+            }
+
+            public Optional<String> fd(int fd) {
+                return Optional.empty();
+            }
+
+            public String cgroup() {
+                return "/";
+            }
+
+            public int session() {
+                return 0;
+            }
+
+            public int chain() {
+                return 812;
+            }
+        };
+        assertThat(CommandKeys.of(bomb, "/usr/bin/bash", "bash", inChain)).isEqualTo("bash -c in chain 812");
+        assertThat(CommandKeys.of(bomb, "/usr/bin/bash", "bash", unscoped)).isEqualTo("bash -c (scope unknown)");
+    }
+
+    @Test
     void aScriptRunFromAFileDescriptorIsTheFileBehindIt() {
         var fds = at("/w", "/", 9, Map.of(3, "/tmp/bash_tool_1/script.sh", 63, "pipe:[4242]"));
         assertThat(CommandKeys.of(List.of("bash", "/dev/fd/3"), "/usr/bin/bash", "bash", fds)).isEqualTo("/tmp/bash_tool_1/script.sh");

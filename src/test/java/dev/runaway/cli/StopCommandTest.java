@@ -77,4 +77,18 @@ class StopCommandTest {
         Run none = run("", "stop");
         assertThat(none.status()).isEqualTo(2);
     }
+
+    @Test
+    void aLaunchTimeSetForAnotherProcessIsNotTaken() {
+        StopCommand stop = new StopCommand();
+        long jvmStart = ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli() * 1000;
+        String self = Long.toString(ProcessHandle.current().pid());
+        stop.environment = java.util.Map.of(StopCommand.LAUNCHED_AT, "1000.000001", StopCommand.LAUNCHED_PID, self);
+        assertThat(stop.launchedAtMicros()).as("the launcher that exec'd this JVM").isEqualTo(1_000_000_001L);
+        // A console's shell passes its own launch time on to a stop typed in it: minutes stale.
+        stop.environment = java.util.Map.of(StopCommand.LAUNCHED_AT, "1000.000001", StopCommand.LAUNCHED_PID, "1");
+        assertThat(stop.launchedAtMicros()).as("inherited: this JVM's own start instead").isBetween(jvmStart, jvmStart + 1000);
+        stop.environment = java.util.Map.of(StopCommand.LAUNCHED_AT, "1000.000001");
+        assertThat(stop.launchedAtMicros()).isBetween(jvmStart, jvmStart + 1000);
+    }
 }
