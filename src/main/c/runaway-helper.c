@@ -2,8 +2,13 @@
 /*
  * runaway-helper: the few levers of the guided stop that need root, behind a line protocol.
  *
- *   runaway-helper                  (through pkexec: no argument is accepted)
- *   runaway-helper --config FILE    (only when root starts it directly: the test suite)
+ *   runaway-helper [--prepare]           (through pkexec, ahead of need)
+ *   runaway-helper --stop DESCRIPTION    (through pkexec, for a stop the user just confirmed)
+ *   runaway-helper --config FILE         (only when root starts it directly: the test suite)
+ *
+ * Under pkexec no argument configures the helper (its config is the fixed root-owned file):
+ * --prepare and --stop only choose the polkit prompt (check_arguments); DESCRIPTION is checked
+ * (invalid_description), logged, and never used for a decision.
  *
  * Reads one request per line on stdin and answers one line per request on stdout, exactly as
  * docs/helper-protocol.md specifies. It runs as root for a user who passed polkit, so it trusts
@@ -43,7 +48,7 @@
  *                                                 setuid, one link; RESTORE: find_revoked
  *
  * The console gone (stdin closed): finish_stop. Start-up (main): take_environment (the caller,
- * PKEXEC_UID), load_config (root's file only), record_chain, drop_capabilities.
+ * PKEXEC_UID), check_arguments, record_chain, load_config (root's file only), drop_capabilities.
  *
  * Sections, in reading order: system calls and the fuzz seam; requests; state; replies; small
  * file helpers; processes; protected cgroups; remembered actions; the confirmed stop; verbs on
@@ -93,6 +98,7 @@ enum {
 #define MAX_TARGETS 1000000      /* pids one stop may name */
 #define MAX_KEPT 4096            /* quarantines, frozen cgroups, revoked files, executables */
 #define NAME_MAX_CHARS 64
+#define STOP_TEXT_CHARS 160      /* --stop DESCRIPTION: shown in the polkit prompt, never used */
 #define LOG_REPLY_CHARS 1024     /* a MEMBERS reply can be long; the request is always logged whole */
 #define FLAG_KTHREAD 0x00200000LL /* PF_KTHREAD in stat field 9 */
 #define PIDS_LIMIT 4194304LL     /* PID_MAX_LIMIT: the kernel refuses a higher pids.max */
@@ -1449,6 +1455,50 @@ static int drop_capabilities(void) {
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 ? 0 : -1;
 }
 
+/* What the polkit prompt shows of a stop (pkexec's $(command_line)) and the log records. It
+ * decides nothing: BIND, TARGET and CONFIRM decide what the helper may touch. Printable ASCII
+ * only, without < > & $ (markup in an agent's dialog, polkit's $(...)), 1-160 characters. */
+static const char *invalid_description(const char *text) {
+    size_t n = strnlen(text, STOP_TEXT_CHARS + 1);
+    if (n == 0) return "the --stop DESCRIPTION is empty";
+    if (n > STOP_TEXT_CHARS) return "the --stop DESCRIPTION is longer than 160 characters";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x20 || c > 0x7e) return "the --stop DESCRIPTION holds a control or non-ASCII character";
+        if (strchr("<>&$", c)) return "the --stop DESCRIPTION holds one of < > & $";
+    }
+    return NULL;
+}
+
+/*
+ * The command line, or why it is refused. No argument configures a helper started for a user:
+ * --prepare (started ahead of need) and --stop DESCRIPTION (started for a stop the user just
+ * confirmed) only choose the polkit action, whose message pkexec shows (its actions match
+ * argv[1]), and end up in the log. --config FILE is for root starting it directly (the tests).
+ */
+static const char *check_arguments(int argc, char **argv, int for_user, const char **config, const char **started_for) {
+    if (argc == 1) return NULL;
+    const char *option = argv[1];
+    if (!strcmp(option, "--prepare")) {
+        if (argc != 2) return "--prepare takes no value";
+        *started_for = "ahead of need (--prepare)";
+    } else if (!strcmp(option, "--stop")) {
+        if (argc != 3) return "--stop takes exactly one DESCRIPTION";
+        const char *why = invalid_description(argv[2]);
+        if (why) return why;
+        static char said[STOP_TEXT_CHARS + 64];
+        snprintf(said, sizeof said, "for a stop the console describes as: %s", argv[2]);
+        *started_for = said;
+    } else if (!strcmp(option, "--config")) {
+        if (for_user) return "started for a user (pkexec), no argument configures the helper: its config is " DEFAULT_CONFIG;
+        if (argc != 3) return "--config takes exactly one FILE";
+        *config = argv[2];
+    } else {
+        return "an unknown argument (usage: runaway-helper [--prepare | --stop DESCRIPTION], or as root --config FILE)";
+    }
+    return NULL;
+}
+
 static void open_log(void) {
     struct sockaddr_un addr = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
     H.log = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -1460,12 +1510,11 @@ int main(int argc, char **argv) {
     if (argc < 1) return EXIT_USAGE; /* an empty argv: refuse at once (CVE-2021-4034) */
     if (geteuid() != 0) die(EXIT_NOT_ROOT, "must run as root (through pkexec)", NULL);
     int for_user = take_environment();
-    const char *config = DEFAULT_CONFIG;
-    int explicit_config = argc == 3 && !strcmp(argv[1], "--config");
-    if (argc != 1 && for_user)
-        die(EXIT_USAGE, "refused: started for a user (pkexec), the helper takes no arguments; its config is " DEFAULT_CONFIG, NULL);
-    if (explicit_config) config = argv[2];
-    else if (argc != 1) die(EXIT_USAGE, "usage: runaway-helper [--config FILE]", NULL);
+    const char *config = NULL, *started_for = "with no argument";
+    const char *why = check_arguments(argc, argv, for_user, &config, &started_for);
+    if (why) die(EXIT_USAGE, "refused:", why);
+    int explicit_config = config != NULL;
+    if (!explicit_config) config = DEFAULT_CONFIG;
     signal(SIGPIPE, SIG_IGN); /* a closed reply pipe is an error from printf, then finish_stop */
     umask(022);
     if (chdir("/") != 0) die(EXIT_USAGE, "cannot chdir to /", NULL);
@@ -1475,6 +1524,7 @@ int main(int argc, char **argv) {
     find_cgroup_roots();
     if (H.slash < 0 || record_chain(getppid()) != 0) die(EXIT_CHAIN, "cannot read the parent chain:", strerror(errno));
     refresh_protected();
+    audit("caller uid %u: started %s", (unsigned)H.caller, started_for);
     if (load_config(config, explicit_config) != 0) {
         if (explicit_config) die(EXIT_USAGE, "refusing the config file", config);
         fprintf(stderr, "runaway-helper: ignoring %s\n", config); /* fewer roots only refuses more */

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -26,7 +27,7 @@ public final class Actuator implements Actions, AutoCloseable {
     private final Path unified;
     private final Path v1Pids;
     private final java.util.Map<String, String[]> cappedPids = new java.util.HashMap<>();
-    private final Supplier<HelperClient> helperStarter;
+    private final HelperStarter helperStarter;
     private HelperClient helper;
     private int helperRequests;
     /** Why there is no helper, once a start failed or it exited: said once, and no second pkexec unasked. */
@@ -35,7 +36,12 @@ public final class Actuator implements Actions, AutoCloseable {
     private HelperBinding binding;
     private boolean bindingSent;
 
+    /** A helper that starts the same way ahead of need and for a stop (tests, benches, none at all). */
     public Actuator(Path procRoot, Supplier<HelperClient> helperStarter) {
+        this(procRoot, (HelperStarter) confirmedStop -> helperStarter.get());
+    }
+
+    public Actuator(Path procRoot, HelperStarter helperStarter) {
         this.procRoot = procRoot;
         CgroupLayout layout = CgroupLayout.detect();
         this.unified = layout.unified().orElse(null);
@@ -324,7 +330,7 @@ public final class Actuator implements Actions, AutoCloseable {
         }
         if (helperUnavailable != null) return null;
         try {
-            helper = helperStarter.get();
+            helper = helperStarter.start(Optional.ofNullable(binding)); // bound: started for the stop the user confirmed
             if (helper == null) helperUnavailable = "none is installed for this console (run Runaway as root, or install the package)";
         } catch (HelperUnavailable e) {
             helperUnavailable = e.getMessage();
