@@ -40,12 +40,16 @@
  *   MEMBERS CG                 do_members         resolve_cgroup (read-only: no binding)
  *   QUARANTINE NAME            do_quarantine      valid_name (parser), require_confirmed, a
  *                                                 v2 root that is root's alone
- *   RELEASE CG                 do_release         own_quarantine (by inode), empty
- *   MOVE CG PID TICKS          do_move            own_quarantine, open_member
- *   REVOKE PATH                do_revoke          open_disposable: canonical, no system path,
- *   RESTORE PATH MODE          do_restore           disposable_root, open_beneath (no symlink,
- *                                                 no mount crossing), a regular file, not
- *                                                 setuid, one link; RESTORE: find_revoked
+ *   RELEASE CG                 do_release         resolve_cgroup, own_quarantine (by inode),
+ *                                                 empty
+ *   MOVE CG PID TICKS          do_move            require_confirmed, resolve_cgroup,
+ *                                                 own_quarantine, open_member
+ *   REVOKE PATH                do_revoke          require_confirmed, open_disposable:
+ *                                                 canonical, no system path, disposable_root,
+ *                                                 open_beneath (no symlink, no mount
+ *                                                 crossing), a regular file, not setuid, one link
+ *   RESTORE PATH MODE          do_restore         open_disposable, find_revoked: only the bits
+ *                                                 this helper took (it undoes: no binding needed)
  *
  * The console gone (stdin closed): finish_stop. Start-up (main): take_environment (the caller,
  * PKEXEC_UID), check_arguments, record_chain, load_config (root's file only), drop_capabilities.

@@ -110,6 +110,7 @@ public final class StopCommand implements Callable<Integer> {
         boolean root = LibC.INSTANCE.geteuid() == 0;
         try (Actuator actuator = new Actuator(PROC, root ? forStop -> null : dev.runaway.stop.InstalledHelper::start)) {
             StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
+            if (yes) core.confirmedUpFront(); // a helper started for the plan then names the stop in its prompt
             long coreReady = System.nanoTime();
             // Confirmed on the command line: stop growth first, from the cheapest exact reading, then plan while frozen.
             Optional<EarlyFreeze.Frozen> early = yes ? EarlyFreeze.tryFreeze(PROC, selector, actuator, core.exclusions()) : Optional.empty();

@@ -54,6 +54,14 @@ public final class Actuator implements Actions, AutoCloseable {
         return helper() != null;
     }
 
+    /**
+     * Starts the helper now for a stop the user confirmed before its plan was shown ({@code
+     * runaway stop --yes}): its polkit prompt names that stop. Binds nothing: the engine does.
+     */
+    public synchronized boolean warmUp(HelperBinding confirmedStop) {
+        return helper(Optional.of(confirmedStop)) != null;
+    }
+
     /** Why the helper is not available (cancelled, not authorized, not installed, exited), or empty. */
     public synchronized java.util.Optional<String> helperUnavailable() {
         return java.util.Optional.ofNullable(helperUnavailable);
@@ -322,6 +330,10 @@ public final class Actuator implements Actions, AutoCloseable {
 
     /** One helper per session: started once on need, never a new pkexec per request or after a failure. */
     private HelperClient helper() {
+        return helper(Optional.ofNullable(binding)); // bound: started for the stop the user confirmed
+    }
+
+    private HelperClient helper(Optional<HelperBinding> forStop) {
         if (helper != null && helper.alive()) return helper;
         if (helper != null) {
             helper = null;
@@ -330,7 +342,7 @@ public final class Actuator implements Actions, AutoCloseable {
         }
         if (helperUnavailable != null) return null;
         try {
-            helper = helperStarter.start(Optional.ofNullable(binding)); // bound: started for the stop the user confirmed
+            helper = helperStarter.start(forStop);
             if (helper == null) helperUnavailable = "none is installed for this console (run Runaway as root, or install the package)";
         } catch (HelperUnavailable e) {
             helperUnavailable = e.getMessage();

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
@@ -64,5 +65,28 @@ class HelperPromptTest {
             assertThat(actuator.warmUp()).isFalse();
         }
         assertThat(asked).containsExactly(Optional.empty(), Optional.of(stop("cgroup /runaway-test", 4)), Optional.empty());
+    }
+
+    @Test
+    void aPlanNamesTheStopInThePromptOnlyWhenTheUserConfirmedUpFront() {
+        Selector selector = new Selector.Command("/tmp/x/runaway");
+        StopPlan plan = new StopPlan(new Targets(selector, List.of(), Optional.empty(), "", List.of(), List.of(), Targets.Following.KEY),
+                Map.of(Lever.SIGSTOP_SWEEP, new LeverCheck(Lever.SIGSTOP_SWEEP, LeverCheck.Feasible.VIA_HELPER, "another user's")),
+                List.of(Lever.SIGSTOP_SWEEP), List.of(), new Privilege(false, 1000, Privilege.Helper.INSTALLED), 1);
+        assertThat(plan.needsHelper()).isTrue();
+        List<Optional<HelperBinding>> asked = new ArrayList<>();
+        for (boolean yes : new boolean[] {false, true}) {
+            try (Actuator actuator = new Actuator(Path.of("/proc"), (HelperStarter) confirmedStop -> {
+                asked.add(confirmedStop);
+                throw new HelperUnavailable("the password dialog was cancelled");
+            })) {
+                StopCore core = new StopCore(Path.of("/proc"), null, actuator, Disposable.forThisUser());
+                if (yes) core.confirmedUpFront();
+                assertThat(core.warmHelperIfNeeded(plan)).contains("the password dialog was cancelled");
+            }
+        }
+        assertThat(asked).as("a plan shown for confirmation prepares; runaway stop --yes names the stop")
+                .containsExactly(Optional.empty(), Optional.of(HelperBinding.of(plan)));
+        assertThat(InstalledHelper.description(HelperBinding.of(plan))).isEqualTo("/tmp/x/runaway (0 processes)");
     }
 }

@@ -43,7 +43,7 @@ class PolicyFileTest {
         }
         assertThat(prepare).startsWith("id=\"dev.runaway.helper\">")
                 .contains(argv1(InstalledHelper.command(Optional.empty()).get(2)))
-                .contains("Nothing is stopped yet").contains("only on a stop you confirm in the Runaway window")
+                .contains("Nothing is stopped yet").contains("only on a stop you confirm in Runaway")
                 .doesNotContain("$(");
         HelperBinding confirmed = new HelperBinding("chain of pid 4242", Optional.empty(), List.of());
         assertThat(stop).startsWith("id=\"dev.runaway.helper.stop\">")
