@@ -364,11 +364,11 @@ static void reply_reset(struct reply *r) {
     if (r->cap) r->text[0] = '\0';
 }
 
-static void reply_add(struct reply *r, const char *fmt, ...) {
+static void reply_vadd(struct reply *r, const char *fmt, va_list args) {
     for (;;) {
         size_t room = r->cap - r->len;
         va_list ap;
-        va_start(ap, fmt);
+        va_copy(ap, args);
         int n = vsnprintf(r->cap ? r->text + r->len : NULL, room, fmt, ap);
         va_end(ap);
         if (n < 0) { r->oom = 1; return; }
@@ -381,30 +381,27 @@ static void reply_add(struct reply *r, const char *fmt, ...) {
     }
 }
 
-static int refuse(struct reply *r, const char *why) {
-    reply_reset(r);
-    reply_add(r, "ERR refused %s", why);
-    return -1;
+static void reply_add(struct reply *r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    reply_vadd(r, fmt, ap);
+    va_end(ap);
 }
 
-static int gone(struct reply *r, const char *why) {
+/* Makes the reply one line and returns RC (0 for OK, -1 for ERR), so a check ends in one return. */
+static int say(struct reply *r, int rc, const char *fmt, ...) {
+    va_list ap;
     reply_reset(r);
-    reply_add(r, "ERR gone %s", why);
-    return -1;
+    va_start(ap, fmt);
+    reply_vadd(r, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
-static int failed(struct reply *r, const char *what) {
-    const char *error = strerror(errno);
-    reply_reset(r);
-    reply_add(r, "ERR failed %s: %s", what, error);
-    return -1;
-}
-
-static int ok(struct reply *r) {
-    reply_reset(r);
-    reply_add(r, "OK");
-    return 0;
-}
+static int refuse(struct reply *r, const char *why) { return say(r, -1, "ERR refused %s", why); }
+static int gone(struct reply *r, const char *why) { return say(r, -1, "ERR gone %s", why); }
+static int failed(struct reply *r, const char *what) { return say(r, -1, "ERR failed %s: %s", what, strerror(errno)); }
+static int ok(struct reply *r) { return say(r, 0, "OK"); }
 
 /* ---- Small file helpers ---- */
 
@@ -823,9 +820,7 @@ static int do_confirm(struct reply *r) {
     if (!H.bound_cg[0] && H.ntargets == 0) return refuse(r, "the stop names neither a cgroup nor a process");
     if (H.ntargets) qsort(H.targets, H.ntargets, sizeof *H.targets, cmp_target);
     H.binding = CONFIRMED;
-    reply_reset(r);
-    reply_add(r, "OK %zu", H.ntargets);
-    return 0;
+    return say(r, 0, "OK %zu", H.ntargets);
 }
 
 /* The console ends the stop: what it left frozen or stopped is its decision now, not ours. */
@@ -878,9 +873,7 @@ static int do_pidsmax(const struct request *q, struct reply *r) {
     char *slash = strrchr(file, '/');
     *slash = '\0';
     if (write_at(file, "pids.max", value)) return cgroup_write_failed(file, "pids.max", r);
-    reply_reset(r);
-    reply_add(r, "OK %s", old);
-    return 0;
+    return say(r, 0, "OK %s", old);
 }
 
 /* Appends the pids in DIRFD's cgroup.procs; a cgroup removed meanwhile has none. */
@@ -960,9 +953,7 @@ static int do_quarantine(const struct request *q, struct reply *r) {
         H.quarantine_dirs[H.nquarantines++] = copy;
     }
     if (write_at(dir, "cgroup.freeze", "1")) return cgroup_write_failed(dir, "cgroup.freeze", r);
-    reply_reset(r);
-    reply_add(r, "OK %s", rel);
-    return 0;
+    return say(r, 0, "OK %s", rel);
 }
 
 /* 1 when the cgroup or a descendant has a process (cgroup.events "populated"), 0 if not. */
@@ -1199,9 +1190,7 @@ static int do_revoke(const struct request *q, struct reply *r) {
     if (rc) return failed(r, "fchmod");
     if (i < 0) H.revoked[i = H.nrevoked++] = (struct revoked){ { st.st_dev, st.st_ino }, 0 };
     H.revoked[i].taken |= taken;
-    reply_reset(r);
-    reply_add(r, "OK %o", (unsigned)old);
-    return 0;
+    return say(r, 0, "OK %o", (unsigned)old);
 }
 
 /* Puts back exactly the execute bits this helper took from that file (same inode), no other. */
@@ -1225,7 +1214,7 @@ static int do_restore(const struct request *q, struct reply *r) {
 
 static void execute(const struct request *q, struct reply *r) {
     switch (q->verb) {
-    case VERB_HELLO: reply_reset(r); reply_add(r, "OK runaway-helper 2 uid=%u", (unsigned)geteuid()); break;
+    case VERB_HELLO: say(r, 0, "OK runaway-helper 2 uid=%u", (unsigned)geteuid()); break;
     case VERB_BIND: do_bind(q, r); break;
     case VERB_TARGET: do_target(q, r); break;
     case VERB_CONFIRM: do_confirm(r); break;
