@@ -52,6 +52,9 @@ public final class PressingBench {
     public record Result(int pressing, List<Stop> stops, List<Listing> listings) {
     }
 
+    /** What the bench runs: each on a fresh drill per trial (the listings once, before the first guided stop). */
+    public enum Method { CLI, CONSOLE, NAIVE, CGROUP_KILL, LISTINGS }
+
     private static final Path PROC = Path.of("/proc");
     private static final Duration LIFETIME = Duration.ofMinutes(15);
     /** A listing that takes longer is killed: a fire must not hold the shared machine for minutes. */
@@ -60,13 +63,15 @@ public final class PressingBench {
     private final int tasks;
     private final int trials;
     private final Duration cliLimit;
+    private final java.util.Set<Method> methods;
     private final PrintWriter progress;
     private final ObjectMapper json = new ObjectMapper();
 
-    public PressingBench(int tasks, int trials, Duration cliLimit, PrintWriter progress) {
+    public PressingBench(int tasks, int trials, Duration cliLimit, java.util.Set<Method> methods, PrintWriter progress) {
         this.tasks = tasks;
         this.trials = trials;
         this.cliLimit = cliLimit;
+        this.methods = methods.isEmpty() ? java.util.EnumSet.allOf(Method.class) : java.util.EnumSet.copyOf(methods);
         this.progress = progress;
     }
 
@@ -76,10 +81,10 @@ public final class PressingBench {
         try (PidMax pidMax = PidMax.atLeast(tasks + tasksNow() + 16_384, progress);
              Sandbox tools = Sandboxes.create(SandboxSpec.of("bench-pressing-tools", 4096).withLifetime(LIFETIME))) {
             for (int t = 0; t < trials; t++) {
-                stops.add(guidedCli(tools, listings, t == 0));
-                stops.add(consolePath());
-                stops.add(naiveLoop());
-                stops.add(cgroupKill());
+                if (methods.contains(Method.CLI)) stops.add(guidedCli(tools, listings, t == 0 && methods.contains(Method.LISTINGS)));
+                if (methods.contains(Method.CONSOLE)) stops.add(consolePath());
+                if (methods.contains(Method.NAIVE)) stops.add(naiveLoop());
+                if (methods.contains(Method.CGROUP_KILL)) stops.add(cgroupKill());
             }
         }
         return new Result(tasks, stops, listings);

@@ -60,6 +60,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "stop --pressing: how long the command line's stop may take before it is killed (default: ${DEFAULT-VALUE})")
     Duration cliLimit;
 
+    @Option(names = "--methods", paramLabel = "M", split = ",", description = "stop --pressing: which to run, of ${COMPLETION-CANDIDATES}"
+            + " (default: all; LISTINGS goes with CLI)")
+    java.util.Set<dev.runaway.bench.PressingBench.Method> methods = java.util.EnumSet.noneOf(dev.runaway.bench.PressingBench.Method.class);
+
     @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, ratioToC")
     boolean json;
 
@@ -138,7 +142,7 @@ public final class BenchCommand implements Callable<Integer> {
             return 2;
         }
         int runs = spec.commandLine().getParseResult().hasMatchedOption("--trials") ? trials : 1;
-        var r = new dev.runaway.bench.PressingBench(pressing, runs, cliLimit, err).run();
+        var r = new dev.runaway.bench.PressingBench(pressing, runs, cliLimit, methods, err).run();
         if (json) {
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
             return 0;
@@ -149,6 +153,16 @@ public final class BenchCommand implements Callable<Integer> {
             out.printf("%-20s %11d ms %7d ms %5s %9d %8.0f  %s%s%n", s.method(), s.millisToGrowthStopped(), s.millisToZero(),
                     s.zeroConfirmed() ? "yes" : "NO", s.survivors(), s.loadAverageMax(), s.source(),
                     (s.planMillis() >= 0 ? "; plan " + s.planMillis() + " ms before Enter" : "") + (s.note().isEmpty() ? "" : "; " + s.note()));
+        }
+        var cli = r.stops().stream().filter(s -> s.method().equals("guided CLI")).toList();
+        if (!cli.isEmpty()) {
+            long[] growth = cli.stream().mapToLong(s -> s.millisToGrowthStopped() < 0 ? Long.MAX_VALUE : s.millisToGrowthStopped()).sorted().toArray();
+            long[] zero = cli.stream().mapToLong(s -> s.millisToZero() < 0 ? Long.MAX_VALUE : s.millisToZero()).sorted().toArray();
+            long met = cli.stream().filter(s -> s.millisToGrowthStopped() >= 0 && s.millisToGrowthStopped() < 2000
+                    && s.millisToZero() >= 0 && s.millisToZero() < 5000 && s.zeroConfirmed() && s.survivors() == 0).count();
+            out.printf("%nguided CLI, %d trials: growth stopped median %s, worst %s; zero median %s, worst %s;"
+                    + " under 2,000 ms and 5,000 ms with zero survivors in %d of %d%n", cli.size(), ms(growth[growth.length / 2]),
+                    ms(growth[growth.length - 1]), ms(zero[zero.length / 2]), ms(zero[zero.length - 1]), met, cli.size());
         }
         out.printf("%n%-36s %12s %12s%n", "listing the table under that load", "ms", "processes");
         for (var l : r.listings()) out.printf("%-36s %12.0f %12d%n", l.reader(), l.millis(), l.processes());
@@ -229,5 +243,9 @@ public final class BenchCommand implements Callable<Integer> {
                 l.snapshotIntervalMedianMs(), l.snapshotIntervalWorstMs(), l.scanMedianMs(), l.analysisMedianMs(), l.cpuCores(),
                 l.pulseIntervalMedianMs(), l.pulseIntervalWorstMs());
         out.printf("peak RSS of the live sampler's JVM (the console's options): %s%n", Units.bytes(l.peakRssBytes()));
+    }
+
+    private static String ms(long millis) {
+        return millis == Long.MAX_VALUE ? "never" : String.format("%,d ms", millis);
     }
 }

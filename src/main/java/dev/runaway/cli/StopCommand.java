@@ -55,6 +55,8 @@ public final class StopCommand implements Callable<Integer> {
     static final String LAUNCHED_AT = "RUNAWAY_LAUNCHED_AT";
     /** The launcher's pid: it execs this JVM, so a time set for another process (a parent's, inherited) is not taken. */
     static final String LAUNCHED_PID = "RUNAWAY_LAUNCHED_PID";
+    /** Set by the launcher just before it execs java: the launcher's own share of the start-up. */
+    static final String LAUNCHER_EXEC_AT = "RUNAWAY_EXEC_AT";
 
     @Spec
     CommandSpec spec;
@@ -113,7 +115,9 @@ public final class StopCommand implements Callable<Integer> {
             StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
             long coreReady = System.nanoTime();
             // Confirmed on the command line: stop growth first, from the cheapest exact reading, then plan while frozen.
-            Optional<EarlyFreeze.Frozen> early = yes ? EarlyFreeze.tryFreeze(PROC, selector, actuator, core.exclusions()) : Optional.empty();
+            EarlyFreeze.Attempt attempt = yes ? EarlyFreeze.attempt(PROC, selector, actuator, core.exclusions())
+                    : EarlyFreeze.Attempt.not("not confirmed on the command line (--yes)", java.util.Map.of());
+            Optional<EarlyFreeze.Frozen> early = attempt.frozen();
             long earlyDone = System.nanoTime();
             StopSession session = core.open(selector).prepare(early.map(f -> EarlyFreeze.targetsOf(PROC, selector, f, actuator)).orElse(null));
             long planned = System.nanoTime();
@@ -159,10 +163,10 @@ public final class StopCommand implements Callable<Integer> {
             long growthStoppedNanos = early.map(EarlyFreeze.Frozen::atNanos).orElse(outcome.millisToGrowthStopped() < 0 ? -1
                     : confirmed + outcome.millisToGrowthStopped() * 1_000_000);
             long zeroNanos = outcome.millisToZero() < 0 ? -1 : confirmed + outcome.millisToZero() * 1_000_000;
-            Timings timings = new Timings(launchedMicros, enteredMicros, entered, coreReady, earlyDone, planned, growthStoppedNanos,
+            Timings timings = new Timings(launchedMicros, launcherMicros(LAUNCHER_EXEC_AT), enteredMicros, entered, coreReady, earlyDone, planned, growthStoppedNanos,
                     zeroNanos);
             if (json) out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(
-                    toJson(plan, outcome, timings, priority, early)));
+                    toJson(plan, outcome, timings, priority, early, attempt)));
             else summary(out, outcome, timings);
             return outcome.zeroConfirmed() ? 0 : 3;
         }
@@ -172,7 +176,7 @@ public final class StopCommand implements Callable<Integer> {
      * When things happened, for the figures: the launcher's start (or the JVM's), this command's
      * start, the plan, growth stopped, zero (nanoTime; -1 when it did not happen).
      */
-    record Timings(long launchedMicros, long enteredMicros, long enteredNanos, long coreReadyNanos, long earlyFreezeNanos,
+    record Timings(long launchedMicros, long execMicros, long enteredMicros, long enteredNanos, long coreReadyNanos, long earlyFreezeNanos,
                    long plannedNanos, long growthStoppedNanos, long zeroNanos) {
         long sinceLaunch(long nanos) {
             if (nanos < 0) return -1;
@@ -205,13 +209,20 @@ public final class StopCommand implements Callable<Integer> {
     }
 
     long launchedAtMicros() {
-        String at = environment.get(LAUNCHED_AT);
+        long at = launcherMicros(LAUNCHED_AT);
+        if (at > 0) return at;
+        return ProcessHandle.current().info().startInstant().map(i -> i.getEpochSecond() * 1_000_000 + i.getNano() / 1000)
+                .orElse(epochMicros());
+    }
+
+    /** A time the launcher that exec'd this JVM set (bash's EPOCHREALTIME), in microseconds; -1 when not ours or absent. */
+    long launcherMicros(String name) {
+        String at = environment.get(name);
         boolean ours = Long.toString(ProcessHandle.current().pid()).equals(environment.get(LAUNCHED_PID));
         if (ours && at != null && at.matches("\\d+[.,]\\d{6}")) {
             return Long.parseLong(at.substring(0, at.length() - 7)) * 1_000_000 + Long.parseLong(at.substring(at.length() - 6));
         }
-        return ProcessHandle.current().info().startInstant().map(i -> i.getEpochSecond() * 1_000_000 + i.getNano() / 1000)
-                .orElse(epochMicros());
+        return -1;
     }
 
     private static long epochMicros() {
@@ -260,7 +271,7 @@ public final class StopCommand implements Callable<Integer> {
     }
 
     private static ObjectNode toJson(StopPlan plan, StopEngine.Outcome outcome, Timings t, Priority priority,
-                                     Optional<EarlyFreeze.Frozen> early) {
+                                     Optional<EarlyFreeze.Frozen> early, EarlyFreeze.Attempt attempt) {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
         ObjectNode p = root.putObject("plan");
@@ -275,6 +286,8 @@ public final class StopCommand implements Callable<Integer> {
                 .put("pidsCapped", f.pidsCapped()).put("resolveMillis", (f.resolvedNanos() - f.startedNanos()) / 1_000_000)
                 .put("freezeMillis", (f.atNanos() - f.resolvedNanos()) / 1_000_000)
                 .set("phaseMillis", mapper.valueToTree(f.phaseMillis())));
+        ObjectNode tried = p.putObject("earlyFreeze");
+        tried.put("result", attempt.why()).put("kept", early.isPresent()).set("phaseMillis", mapper.valueToTree(attempt.phaseMillis()));
         ArrayNode targets = p.putArray("targets");
         for (ProcessSample s : plan.members()) {
             targets.addObject().put("pid", s.pid()).put("startTicks", s.identity().startTicks()).put("exe", s.exe());
@@ -304,6 +317,7 @@ public final class StopCommand implements Callable<Integer> {
         root.put("millisToGrowthStopped", t.sinceLaunch(t.growthStoppedNanos()));
         root.put("millisToZero", t.growthToZero());
         ObjectNode timings = root.putObject("timings");
+        if (t.execMicros() > 0) timings.put("launcherToJvmExec", (t.execMicros() - t.launchedMicros()) / 1000);
         timings.put("launcherToCommand", (t.enteredMicros() - t.launchedMicros()) / 1000);
         timings.put("launcherToCoreReady", t.sinceLaunch(t.coreReadyNanos()));
         timings.put("launcherToEarlyFreezeDone", t.sinceLaunch(t.earlyFreezeNanos()));

@@ -12,12 +12,16 @@ import java.util.Set;
 /**
  * The reversible growth lever taken before the plan, from the cheapest exact reading: for a
  * command key that names a binary, one readlink of /proc/PID/exe per process finds its
- * processes; when the kernel's list of their cgroup holds nothing else (a member, or a child of
- * one forked since), that cgroup is frozen at once. A full scan of thousands of processes
- * pressing on a cap takes seconds; this takes one read per process. The plan is then made while
- * they are frozen, and the engine's freeze finds its work done. Anything less certain (a script
- * key, a shared cgroup, no right to write it) freezes nothing and the ordinary plan decides.
- * For {@code runaway stop --yes} only: without it the user has not confirmed yet.
+ * processes (stat, exe, status and cgroup never wait on a process; cmdline, which the full scan
+ * reads, waits on each pressing process's memory map while it forks, and at 20,000 of them that
+ * is minutes). When the kernel's list of their cgroup holds (nearly) nothing else, its pids.max
+ * goes to 0 and it is frozen at once: growth has stopped. Then, with nothing new able to start,
+ * every other process in it is checked (a member, a child of one forked since, or a new process
+ * of the key); one stranger and both are undone at once and the ordinary plan decides. A full
+ * scan of thousands of processes pressing on a cap takes seconds; this takes one read per
+ * process. The plan is then made while they are frozen, and the engine's freeze finds its work
+ * done. Never the root cgroup, a slice, or a cgroup holding this stop. For {@code runaway stop
+ * --yes} only: without it the user has not confirmed yet.
  */
 public final class EarlyFreeze {
     /** What was frozen, when the targets were known and when the freeze held (System.nanoTime). */
@@ -25,42 +29,140 @@ public final class EarlyFreeze {
                          java.util.Map<String, Long> phaseMillis) {
     }
 
+    /** How an attempt went: frozen, or why not, and the time each phase took (for the figures). */
+    public record Attempt(Optional<Frozen> frozen, String why, java.util.Map<String, Long> phaseMillis) {
+        public static Attempt not(String why, java.util.Map<String, Long> phases) {
+            return new Attempt(Optional.empty(), why, phases);
+        }
+    }
+
+    /** Strangers the first reading may show that a second look may clear (children caught mid-exec): at most this share. */
+    private static final int STRANGERS_PER_MILLE = 10;
+    private static final int STRANGERS_MIN = 16;
+
     private EarlyFreeze() {
     }
 
-    public static Optional<Frozen> tryFreeze(Path proc, Selector selector, Actions actions, Exclusions exclusions) {
+    public static Attempt attempt(Path proc, Selector selector, Actions actions, Exclusions exclusions) {
         long started = System.nanoTime();
         java.util.Map<String, Long> phases = new java.util.LinkedHashMap<>();
+        ProcReader reader = new ProcReader(proc);
         String cgroup;
-        Set<Integer> members;
+        Set<Integer> matches;
         if (selector instanceof Selector.Cgroup c) {
             cgroup = c.path();
-            members = actions.members(cgroup);
+            matches = null; // the cgroup is the definition: every member is a target
         } else if (selector instanceof Selector.Command c && c.key().startsWith("/")) {
-            Set<Integer>[] in = new Set[1];
-            cgroup = cgroupOfKey(proc, c.key(), actions, in, phases);
-            members = in[0];
+            long t = System.nanoTime();
+            int[] pids = reader.pids();
+            phases.put("listPids", millisSince(t));
+            t = System.nanoTime();
+            matches = new HashSet<>();
+            for (int pid : pids) if (c.key().equals(reader.exe(pid))) matches.add(pid);
+            phases.put("readExe", millisSince(t));
+            if (matches.isEmpty()) return Attempt.not("no process runs " + c.key() + " (by /proc/PID/exe)", phases);
+            cgroup = null;
+            for (int pid : matches) {
+                cgroup = reader.cgroup(pid);
+                if (cgroup != null && !cgroup.isEmpty()) break;
+            }
         } else {
-            return Optional.empty();
+            return Attempt.not("only a binary's key or a cgroup is resolved this early", phases);
         }
-        if (cgroup == null || cgroup.equals("/") || TargetRescan.ownCgroups().contains(cgroup)) return Optional.empty();
-        for (var e : exclusions.listed()) if (members.contains(e.process().pid())) return Optional.empty();
-        if (members.isEmpty()) return Optional.empty();
+        if (cgroup == null || cgroup.isEmpty()) return Attempt.not("no cgroup v2 path for its processes", phases);
+        if (cgroup.equals("/") || cgroup.endsWith(".slice")) return Attempt.not(cgroup + " is shared by design (the root or a slice)", phases);
+        if (TargetRescan.ownCgroups().contains(cgroup)) return Attempt.not("the cgroup " + cgroup + " holds this stop too", phases);
+        long t = System.nanoTime();
+        Set<Integer> members = actions.members(cgroup);
+        phases.put("cgroupProcs", millisSince(t));
+        if (members.isEmpty()) return Attempt.not("the cgroup " + cgroup + " is empty", phases);
+        for (var e : exclusions.listed()) {
+            if (members.contains(e.process().pid())) return Attempt.not("the cgroup " + cgroup + " holds pid " + e.process().pid(), phases);
+        }
+        if (matches != null) {
+            int strangers = 0;
+            for (int pid : members) if (!matches.contains(pid)) strangers++;
+            int allowed = Math.max(STRANGERS_MIN, matches.size() * STRANGERS_PER_MILLE / 1000);
+            if (strangers > allowed) {
+                return Attempt.not(strangers + " processes in " + cgroup + " do not run the key (by the first reading)", phases);
+            }
+        }
         long resolved = System.nanoTime();
         boolean capped = actions.capPids(cgroup);
-        phases.put("capPids", (System.nanoTime() - resolved) / 1_000_000);
+        phases.put("capPids", millisSince(resolved));
+        t = System.nanoTime();
         try {
             actions.freeze(cgroup, true);
         } catch (StopException | RuntimeException e) {
             if (capped) actions.uncapPids(cgroup);
-            return Optional.empty(); // the plan checks the levers and says why
+            return Attempt.not("could not freeze " + cgroup + ": " + e.getMessage(), phases); // the plan checks the levers
+        }
+        phases.put("freeze", millisSince(t));
+        if (matches != null) {
+            // Nothing new can start now: what is in it is all there is to check.
+            t = System.nanoTime();
+            String stranger = stranger(proc, reader, ((Selector.Command) selector).key(), actions.members(cgroup), matches);
+            phases.put("check", millisSince(t));
+            if (stranger != null) {
+                try {
+                    actions.freeze(cgroup, false);
+                } catch (StopException | RuntimeException e) {
+                    // the plan's levers decide; the freeze file is written again there
+                }
+                if (capped) actions.uncapPids(cgroup);
+                return Attempt.not(stranger + " shares " + cgroup + "; thawed at once", phases);
+            }
         }
         if (!capped) {
             // Without a pids cap growth stops only once the freeze holds.
+            t = System.nanoTime();
             long deadline = System.nanoTime() + 5_000_000_000L;
             while (!actions.isFrozen(cgroup) && System.nanoTime() < deadline) Thread.onSpinWait();
+            phases.put("frozenHeld", millisSince(t));
         }
-        return Optional.of(new Frozen(cgroup, members.size(), capped, started, resolved, System.nanoTime(), phases));
+        return new Attempt(Optional.of(new Frozen(cgroup, members.size(), capped, started, resolved, System.nanoTime(), phases)),
+                (capped ? "pids.max 0 and froze " : "froze ") + cgroup, phases);
+    }
+
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
+    }
+
+    /**
+     * The first process in the cgroup that is neither the key's (its exe, read again) nor a
+     * descendant of one of its processes, described; null when there is none. And a process of
+     * the key still running outside it: the key spans cgroups, so this freeze is not the stop.
+     */
+    private static String stranger(Path proc, ProcReader reader, String key, Set<Integer> members, Set<Integer> matches) {
+        for (int pid : members) {
+            if (matches.contains(pid)) continue;
+            Optional<ProcStat> s = ProcStat.read(proc, pid);
+            if (s.isEmpty() || s.get().isZombie()) continue; // gone meanwhile
+            if (key.equals(reader.exe(pid))) continue;
+            if (descends(proc, s.get(), members, matches, key, reader)) continue;
+            if (reader.exe(pid).isEmpty() && s.get().state() == 'X') continue;
+            return "pid " + pid + " (" + s.get().comm() + ")";
+        }
+        for (int pid : matches) {
+            if (!members.contains(pid) && ProcStat.read(proc, pid).filter(st -> !st.isZombie()).isPresent()) {
+                return "pid " + pid + " outside it, of the same key,";
+            }
+        }
+        return null;
+    }
+
+    /** A child (or grandchild, forked since the first reading) of one of the key's processes. */
+    private static boolean descends(Path proc, ProcStat s, Set<Integer> members, Set<Integer> matches, String key, ProcReader reader) {
+        int ppid = s.ppid();
+        for (int hops = 0; ppid > 1 && hops < 64; hops++) {
+            if (matches.contains(ppid)) return true;
+            if (!members.contains(ppid)) return false;
+            if (key.equals(reader.exe(ppid))) return true;
+            Optional<ProcStat> up = ProcStat.read(proc, ppid);
+            if (up.isEmpty()) return false;
+            ppid = up.get().ppid();
+        }
+        return false;
     }
 
     /**
@@ -82,43 +184,5 @@ public final class EarlyFreeze {
         return new Targets(selector, java.util.List.copyOf(members), Optional.of(frozen.cgroup()), "the cgroup " + frozen.cgroup()
                 + " holds only the targets (the kernel's list, checked before it was frozen)", java.util.List.of(), java.util.List.of(),
                 selector instanceof Selector.Cgroup ? Targets.Following.CGROUP : Targets.Following.KEY);
-    }
-
-    /** The cgroup holding exactly the processes of a binary key (and their children), or null. */
-    private static String cgroupOfKey(Path proc, String key, Actions actions, Set<Integer>[] in, java.util.Map<String, Long> phases) {
-        long t = System.nanoTime();
-        ProcReader reader = new ProcReader(proc);
-        int[] pids = reader.pids();
-        phases.put("listPids", (System.nanoTime() - t) / 1_000_000);
-        t = System.nanoTime();
-        Set<Integer> matches = new HashSet<>();
-        for (int pid : pids) if (key.equals(reader.exe(pid))) matches.add(pid);
-        phases.put("readExe", (System.nanoTime() - t) / 1_000_000);
-        if (matches.isEmpty()) return null;
-        String cgroup = null;
-        for (int pid : matches) {
-            cgroup = reader.cgroup(pid);
-            if (cgroup != null && !cgroup.isEmpty()) break;
-        }
-        if (cgroup == null || cgroup.isEmpty()) return null;
-        t = System.nanoTime();
-        Set<Integer> members = actions.members(cgroup);
-        in[0] = members;
-        phases.put("cgroupProcs", (System.nanoTime() - t) / 1_000_000);
-        t = System.nanoTime();
-        for (int pid : members) {
-            if (matches.contains(pid)) continue;
-            Optional<ProcStat> s = ProcStat.read(proc, pid);
-            if (s.isEmpty() || s.get().isZombie() || matches.contains(s.get().ppid())) continue;
-            String exe = reader.exe(pid);
-            if (exe.isEmpty() && s.get().state() == 'X') continue;
-            return null; // a stranger shares it: the plan will say so
-        }
-        for (int pid : matches) {
-            // every one of them in it (or gone): a match elsewhere means the key spans cgroups
-            if (!members.contains(pid) && ProcStat.read(proc, pid).filter(s -> !s.isZombie()).isPresent()) return null;
-        }
-        phases.put("check", (System.nanoTime() - t) / 1_000_000);
-        return cgroup;
     }
 }

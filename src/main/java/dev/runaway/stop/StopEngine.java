@@ -116,6 +116,9 @@ public final class StopEngine {
         private boolean pidsCapped;
         private String quarantine;
         private String cgroupHeld; // the cgroup a lever holds the targets in: frozen, or the quarantine
+        private boolean cgroupKilled;
+        private boolean censusFromCgroup;
+        private final Set<ProcessIdentity> sigkilled = new HashSet<>();
         Targets last;
 
         Run(StopPlan plan, boolean keepRevoked) {
@@ -176,9 +179,13 @@ public final class StopEngine {
                 int members = actions.members(cgroupHeld).size();
                 try {
                     actions.killCgroup(cgroupHeld);
+                    cgroupKilled = true;
+                    // Every member has its SIGKILL; what is left is exiting (at thousands pressing, each
+                    // exit waits for a CPU). Sleep while they go: a sweep here would take that CPU from them.
                     long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-                    while (!actions.members(cgroupHeld).isEmpty() && System.nanoTime() < deadline) pause(10);
+                    while (!actions.members(cgroupHeld).isEmpty() && System.nanoTime() < deadline) pause(20);
                     log.step(Phase.KILL, Action.CGROUP_KILL, members, Result.DONE, "killed every member of " + cgroupHeld, t);
+                    return; // members outside it, if any, are the census's stragglers
                 } catch (StopException | RuntimeException e) {
                     log.step(Phase.KILL, Action.CGROUP_KILL, 0, Result.FAILED, e.getMessage(), t);
                 }
@@ -195,6 +202,16 @@ public final class StopEngine {
 
         @Override
         public StopOrder.Census census() {
+            if (cgroupKilled) {
+                // While the killed cgroup still holds members, the kernel's list is the census: zero is
+                // not near, and a full read of thousands of exiting processes would only slow them.
+                Set<Integer> held = actions.members(cgroupHeld);
+                if (!held.isEmpty()) {
+                    censusFromCgroup = true;
+                    return new StopOrder.Census(List.copyOf(held), 0, List.of());
+                }
+            }
+            censusFromCgroup = false;
             Targets now = read();
             Set<Integer> alive = new HashSet<>();
             for (ProcessSample p : now.members()) alive.add(p.pid());
@@ -206,11 +223,14 @@ public final class StopEngine {
 
         @Override
         public void killStragglers(StopOrder.Census census, StopOrder.Log log) {
+            if (censusFromCgroup) return; // every one of them has its SIGKILL from cgroup.kill and nothing new can start there
             long t = System.nanoTime();
             for (ProcessSample p : last.members()) {
+                if (!sigkilled.add(p.identity())) continue; // a SIGKILL is not lost: once is enough
                 try {
                     actions.signal(p.identity(), SIGKILL);
                 } catch (StopException e) {
+                    sigkilled.remove(p.identity());
                     log.step(Phase.CONFIRM_ZERO, Action.SIGKILL, 1, Result.FAILED, e.getMessage(), t);
                 }
             }
