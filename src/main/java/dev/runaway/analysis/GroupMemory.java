@@ -23,7 +23,7 @@ import java.util.Set;
 final class GroupMemory {
     /** The most severe groups (beside those watched) whose PSS is read: what charts and exports draw. */
     static final int PSS_GROUPS = 3;
-    /** smaps_rollup reads per scan, all groups together: ~1.7 ms per 100 processes measured here. */
+    /** smaps_rollup reads per scan, all groups together: 28 µs each (10,091 sleepers in 281 ms, bench scan), ~28 ms. */
     static final int PSS_READS_PER_SCAN = 1_000;
     /** Cgroup charges are read for the groups a recording keeps (the most severe) and those watched. */
     static final int CHARGED_GROUPS = 20;
