@@ -141,11 +141,13 @@ public final class Analyzer {
         groups = capWatch.endScan(groups, pulse, now);
         List<CgroupLoad> cgroups = cgroupLoads(processes, keyOf, self, now);
         groups.sort(GroupOrder.severity());
-        groups = memory.measure(worst.order(groups, now), cgroups, pulse, watched);
+        Set<String> shown = watched;
+        groups = memory.measure(worst.order(groups, now), cgroups, pulse, shown);
         lastForest = forest;
         lastCut = cut;
         return lastSnapshot = new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
-                processes.size(), scan.scanNanos(), System.nanoTime() - started, scan.monotonicNanos(), reparented, cgroups);
+                processes.size(), scan.scanNanos(), System.nanoTime() - started, scan.monotonicNanos(), reparented, cgroups,
+                shown);
     }
 
     private static boolean inGroups(ProcessSample p) {

@@ -69,9 +69,9 @@ public final class IncidentRecorder implements AutoCloseable {
     public void snapshot(Snapshot s) {
         double seconds = timeline.secondsOf(s.monotonicNanos());
         List<GroupPoint> groups = new ArrayList<>();
+        // The most severe, and the group shown now wherever it ranks: a replay charts what the console charted.
         for (Group g : s.groups()) {
-            if (groups.size() == Timeline.GROUPS_PER_SCAN) break;
-            groups.add(point(g));
+            if (groups.size() < Timeline.GROUPS_PER_SCAN || s.watched().contains(g.command())) groups.add(point(g));
         }
         List<dev.runaway.analysis.CgroupLoad> cgroups = s.cgroups().subList(0, Math.min(Timeline.GROUPS_PER_SCAN, s.cgroups().size()));
         GroupScan scan = new GroupScan(seconds, s.time(), s.monotonicNanos(), s.processes(), List.copyOf(groups),

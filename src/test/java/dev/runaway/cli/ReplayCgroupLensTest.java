@@ -94,6 +94,33 @@ class ReplayCgroupLensTest {
         assertThat(Files.readString(out.resolve("groups.csv"))).contains("900000000,900000000,rss,");
     }
 
+    @Test
+    void theSelectedGroupIsRecordedWithItsMemoryWhereverItRanks(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("selected.jsonl");
+        Timeline live = new Timeline(SyntheticIncident.WALL, SyntheticIncident.T0, "test");
+        List<dev.runaway.analysis.Group> groups = new java.util.ArrayList<>();
+        for (int i = 0; i < Timeline.GROUPS_PER_SCAN + 5; i++) {
+            groups.add(new dev.runaway.analysis.Group("/bin/g" + i, 100 - i, List.of(), false, false, List.of(), 1, 10L << 20,
+                    GrowthFit.UNKNOWN, 0, java.util.OptionalDouble.empty(), "", List.of(1000 + i), "", -1, -1));
+        }
+        String selected = "/bin/g" + (Timeline.GROUPS_PER_SCAN + 3);
+        int at = Timeline.GROUPS_PER_SCAN + 3;
+        groups.set(at, groups.get(at).withMemory(3L << 20, MemorySource.PSS));
+        try (IncidentRecorder r = new IncidentRecorder(live, Optional.of(new RecordingWriter(file, 1 << 20,
+                RecordingWriter.fields().put("source", "test").put("started", SyntheticIncident.WALL.toString()))))) {
+            r.pulse(SyntheticIncident.pulse(0));
+            r.snapshot(new Snapshot(SyntheticIncident.WALL, SyntheticIncident.pulse(0), 0, GrowthFit.UNKNOWN, List.copyOf(groups),
+                    500, 1, 1, SyntheticIncident.T0 + 1_000_000, 0, List.of(), java.util.Set.of(selected)));
+        }
+        GroupScan scan = IncidentReader.read(file).timeline().scans().get(0);
+        assertThat(scan.groups()).hasSize(Timeline.GROUPS_PER_SCAN + 1);
+        assertThat(scan.group("/bin/g" + (Timeline.GROUPS_PER_SCAN + 1))).as("not shown, not among the most severe").isNull();
+        GroupPoint g = scan.group(selected);
+        assertThat(g).as("the selected group, beyond the 20 most severe").isNotNull();
+        assertThat(g.memorySource()).isEqualTo(MemorySource.PSS);
+        assertThat(g.memoryBytes()).isEqualTo(3L << 20);
+    }
+
     /** The snapshot with its group measured by its cgroup's charge and the lens: one cgroup of copied binaries. */
     private static Snapshot withLens(Snapshot s, int second, GrowthSeries series, GrowthSeries rest) {
         var g = s.groups().get(0);
