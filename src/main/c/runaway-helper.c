@@ -2,20 +2,61 @@
 /*
  * runaway-helper: the few levers of the guided stop that need root, behind a line protocol.
  *
- *   runaway-helper                  (through pkexec: no argument is accepted)
- *   runaway-helper --config FILE    (only when root starts it directly: the test suite)
+ *   runaway-helper [--prepare]           (through pkexec, ahead of need)
+ *   runaway-helper --stop DESCRIPTION    (through pkexec, for a stop the user just confirmed)
+ *   runaway-helper --config FILE         (only when root starts it directly: the test suite)
+ *
+ * Under pkexec no argument configures the helper (its config is the fixed root-owned file):
+ * --prepare and --stop only choose the polkit prompt (check_arguments); DESCRIPTION is checked
+ * (invalid_description), logged, and never used for a decision.
  *
  * Reads one request per line on stdin and answers one line per request on stdout, exactly as
  * docs/helper-protocol.md specifies. It runs as root for a user who passed polkit, so it trusts
- * nothing in a request: every lever is refused until the console binds it to the stop the user
- * confirmed (BIND, TARGET..., CONFIRM), and then acts only on that stop's processes and cgroups,
- * through descriptors (pidfd, openat2 + fchmod) checked right before the action. When the
- * console goes away mid-stop, it finishes the stop (kills what it froze or stopped, removes its
- * quarantines) and exits: nothing stays frozen without an owner.
+ * nothing in a request. When the console goes away mid-stop, it finishes the stop (kills what
+ * it froze or stopped, removes its quarantines) and exits: nothing stays frozen without an owner.
  *
- * Built with -DRUNAWAY_HELPER_NO_MAIN, this file leaves out main so that the fuzz harness
- * (src/test/c/helper-fuzz.c) can include it; with -DRUNAWAY_HELPER_FUZZ every system root
- * (/, /proc, the cgroup trees) is a directory of a fake tree and no signal is sent.
+ * The rule: refuse by default. A line is parsed whole (parse_request) before anything is done.
+ * Every lever is refused until the console binds it to the stop the user confirmed (BIND,
+ * TARGET..., CONFIRM; require_confirmed), and then acts only on that stop's processes and
+ * cgroups, through descriptors checked right before the action (a pidfd; openat2 then fchmod),
+ * never through a path or pid checked earlier. A check that cannot decide refuses. Every
+ * refusal is one line: ERR usage|refused|gone|failed WHY.
+ *
+ * The requests, their handler, and where each check lives:
+ *   HELLO                      execute            the protocol version
+ *   BIND CGROUP|-              do_bind            console_guarded (the console not dumpable),
+ *                                                 resolve_cgroup, is_slice, own_quarantine
+ *   TARGET PID TICKS           do_target          open_verified: pid > 1, not the helper, not
+ *                                                 on its parent chain, no kernel thread, the
+ *                                                 start time (a reused pid is refused)
+ *   CONFIRM, UNBIND            do_confirm, do_unbind
+ *   SIGNAL PID TICKS SIG       do_signal          allowed_signal (parser); open_member =
+ *                                                 open_verified + in_set + still_same
+ *   OOMADJ PID TICKS VALUE     do_oomadj          callers_console (floor -800), else
+ *                                                 open_member and only >= 0
+ *   FREEZE|THAW|KILLCG CG      do_cgroup_write    resolve_bound_cgroup = resolve_cgroup
+ *   PIDSMAX CG LIMIT           do_pidsmax           (canonical, below the v2 root, cgroupfs,
+ *                                                 check_unprotected) + in_bound_cgroup
+ *   MEMBERS CG                 do_members         resolve_cgroup (read-only: no binding)
+ *   QUARANTINE NAME            do_quarantine      valid_name (parser), require_confirmed, a
+ *                                                 v2 root that is root's alone
+ *   RELEASE CG                 do_release         resolve_cgroup, own_quarantine (by inode),
+ *                                                 empty
+ *   MOVE CG PID TICKS          do_move            require_confirmed, resolve_cgroup,
+ *                                                 own_quarantine, open_member
+ *   REVOKE PATH                do_revoke          require_confirmed, open_disposable:
+ *                                                 canonical, no system path, disposable_root,
+ *                                                 open_beneath (no symlink, no mount
+ *                                                 crossing), a regular file, not setuid, one link
+ *   RESTORE PATH MODE          do_restore         open_disposable, find_revoked: only the bits
+ *                                                 this helper took (it undoes: no binding needed)
+ *
+ * The console gone (stdin closed): finish_stop. Start-up (main): take_environment (the caller,
+ * PKEXEC_UID), check_arguments, record_chain, load_config (root's file only), drop_capabilities.
+ *
+ * Sections, in reading order: system calls and the fuzz seam; requests; state; replies; small
+ * file helpers; processes; protected cgroups; remembered actions; the confirmed stop; verbs on
+ * cgroups, on processes, on files; serving; start-up.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -61,18 +102,39 @@ enum {
 #define MAX_TARGETS 1000000      /* pids one stop may name */
 #define MAX_KEPT 4096            /* quarantines, frozen cgroups, revoked files, executables */
 #define NAME_MAX_CHARS 64
+#define STOP_TEXT_CHARS 160      /* --stop DESCRIPTION: shown in the polkit prompt, never used */
 #define LOG_REPLY_CHARS 1024     /* a MEMBERS reply can be long; the request is always logged whole */
 #define FLAG_KTHREAD 0x00200000LL /* PF_KTHREAD in stat field 9 */
 #define PIDS_LIMIT 4194304LL     /* PID_MAX_LIMIT: the kernel refuses a higher pids.max */
 #define CONSOLE_OOM_FLOOR (-800) /* the console's own shield (OomShield.SCORE_ADJ); never -1000 */
 #define DEFAULT_CONFIG "/etc/runaway/disposable-roots"
 #define QUARANTINE_PREFIX "runaway-quarantine."
-#ifdef RUNAWAY_HELPER_FUZZ
-#define FAKE_FILES O_TRUNC       /* a fake proc or cgroup file is a regular file: a shorter write must not leave old bytes */
-#else
-#define FAKE_FILES 0
-#endif
 #define RESOLVE_FILE (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV)
+
+/* ---- System calls, and the fuzz seam ----
+ * src/test/c/helper-fuzz.c includes this file with RUNAWAY_HELPER_FUZZ defined: main is left
+ * out, and the harness defines these four calls against its fake tree of regular files (a
+ * pidfd is a fake /proc/PID directory, no signal is sent). Nothing else differs. */
+
+#ifdef RUNAWAY_HELPER_FUZZ
+#define WRITE_FLAGS O_TRUNC      /* a fake proc or cgroup file: a shorter write must not leave old bytes */
+static int sys_pidfd_open(long long pid);
+static int sys_pidfd_signal(int fd, int sig);
+static int is_cgroup_fs(const char *dir);
+static long sys_openat2(int dirfd, const char *path, struct open_how *how);
+#else
+#define WRITE_FLAGS 0
+static int sys_pidfd_open(long long pid) { return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0); }
+static int sys_pidfd_signal(int fd, int sig) { return (int)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0); }
+static int is_cgroup_fs(const char *dir) {
+    struct statfs fs;
+    struct stat st;
+    return statfs(dir, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+static long sys_openat2(int dirfd, const char *path, struct open_how *how) {
+    return syscall(SYS_openat2, dirfd, path, how, sizeof *how);
+}
+#endif
 
 /* ---- Requests: parsing is a pure function of the line, so it can be fuzzed on its own ---- */
 
@@ -286,7 +348,7 @@ static struct {
     size_t nstopped, cap_stopped;
     struct revoked revoked[MAX_KEPT];
     int nrevoked;
-} H = { .slash = -1, .log = -1 };
+} H = { .slash = -1, .log = -1, .proc = "/proc" };
 
 /* ---- Replies ---- */
 
@@ -302,11 +364,11 @@ static void reply_reset(struct reply *r) {
     if (r->cap) r->text[0] = '\0';
 }
 
-static void reply_add(struct reply *r, const char *fmt, ...) {
+static void reply_vadd(struct reply *r, const char *fmt, va_list args) {
     for (;;) {
         size_t room = r->cap - r->len;
         va_list ap;
-        va_start(ap, fmt);
+        va_copy(ap, args);
         int n = vsnprintf(r->cap ? r->text + r->len : NULL, room, fmt, ap);
         va_end(ap);
         if (n < 0) { r->oom = 1; return; }
@@ -319,32 +381,36 @@ static void reply_add(struct reply *r, const char *fmt, ...) {
     }
 }
 
-static int refuse(struct reply *r, const char *why) {
-    reply_reset(r);
-    reply_add(r, "ERR refused %s", why);
-    return -1;
+static void reply_add(struct reply *r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    reply_vadd(r, fmt, ap);
+    va_end(ap);
 }
 
-static int gone(struct reply *r, const char *why) {
+/* Makes the reply one line and returns RC (0 for OK, -1 for ERR), so a check ends in one return. */
+static int say(struct reply *r, int rc, const char *fmt, ...) {
+    va_list ap;
     reply_reset(r);
-    reply_add(r, "ERR gone %s", why);
-    return -1;
+    va_start(ap, fmt);
+    reply_vadd(r, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
-static int failed(struct reply *r, const char *what) {
-    const char *error = strerror(errno);
-    reply_reset(r);
-    reply_add(r, "ERR failed %s: %s", what, error);
-    return -1;
-}
-
-static int ok(struct reply *r) {
-    reply_reset(r);
-    reply_add(r, "OK");
-    return 0;
-}
+static int refuse(struct reply *r, const char *why) { return say(r, -1, "ERR refused %s", why); }
+static int gone(struct reply *r, const char *why) { return say(r, -1, "ERR gone %s", why); }
+static int failed(struct reply *r, const char *what) { return say(r, -1, "ERR failed %s: %s", what, strerror(errno)); }
+static int ok(struct reply *r) { return say(r, 0, "OK"); }
 
 /* ---- Small file helpers ---- */
+
+/* Closes FD and keeps the errno of what failed before. */
+static void close_keep_errno(int fd) {
+    int e = errno;
+    close(fd);
+    errno = e;
+}
 
 /* Reads up to CAP - 1 bytes of PATH, NUL-terminated. Returns the length or -1 (errno set). */
 static ssize_t read_small(const char *path, char *buf, size_t cap) {
@@ -354,7 +420,7 @@ static ssize_t read_small(const char *path, char *buf, size_t cap) {
     while (n < cap - 1) {
         ssize_t got = read(fd, buf + n, cap - 1 - n);
         if (got < 0 && errno == EINTR) continue;
-        if (got < 0) { int e = errno; close(fd); errno = e; return -1; }
+        if (got < 0) { close_keep_errno(fd); return -1; }
         if (got == 0) break;
         n += (size_t)got;
     }
@@ -367,13 +433,11 @@ static ssize_t read_small(const char *path, char *buf, size_t cap) {
 static int write_at(const char *dir, const char *name, const char *value) {
     char path[PATH_MAX];
     if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) { errno = ENAMETOOLONG; return -1; }
-    int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | FAKE_FILES);
+    int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | WRITE_FLAGS);
     if (fd < 0) return -1;
     size_t len = strlen(value);
     ssize_t n = write(fd, value, len);
-    int e = errno;
-    close(fd);
-    errno = e;
+    close_keep_errno(fd);
     if (n >= 0 && (size_t)n != len) { errno = EIO; return -1; }
     return n < 0 ? -1 : 0;
 }
@@ -399,38 +463,6 @@ static int canonical(const char *path) {
     }
     return 1;
 }
-
-/* ---- System calls the fuzz build replaces ---- */
-
-#ifdef RUNAWAY_HELPER_FUZZ
-/* The fake tree has no processes: a "pidfd" is the fake /proc/PID directory, a signal is a no-op. */
-static int sys_pidfd_open(long long pid) {
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%lld", H.proc, pid);
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) errno = ESRCH;
-    return fd;
-}
-static void fuzz_signalled(int fd, int sig); /* the harness checks whom */
-static int sys_pidfd_signal(int fd, int sig) { fuzz_signalled(fd, sig); return 0; }
-static int is_cgroup_fs(const char *dir) { struct stat st; return stat(dir, &st) == 0 && S_ISDIR(st.st_mode); }
-static int fuzz_no_openat2;       /* the harness alternates both resolutions */
-static long sys_openat2(int dirfd, const char *path, struct open_how *how) {
-    if (fuzz_no_openat2) { errno = ENOSYS; return -1; }
-    return syscall(SYS_openat2, dirfd, path, how, sizeof *how);
-}
-#else
-static int sys_pidfd_open(long long pid) { return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0); }
-static int sys_pidfd_signal(int fd, int sig) { return (int)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0); }
-static int is_cgroup_fs(const char *dir) {
-    struct statfs fs;
-    struct stat st;
-    return statfs(dir, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-}
-static long sys_openat2(int dirfd, const char *path, struct open_how *how) {
-    return syscall(SYS_openat2, dirfd, path, how, sizeof *how);
-}
-#endif
 
 /* ---- Processes ---- */
 
@@ -624,6 +656,25 @@ static int cgroup_write_failed(const char *dir, const char *file, struct reply *
     return failed(r, file);
 }
 
+/* ---- Remembered actions (what to finish when the console goes away) ---- */
+
+static void remember_dir(char **list, int *n, const char *dir) {
+    for (int i = 0; i < *n; i++)
+        if (!strcmp(list[i], dir)) return;
+    char *copy = *n < MAX_KEPT ? strdup(dir) : NULL;
+    if (copy) list[(*n)++] = copy;
+}
+
+static void forget_dir(char **list, int *n, const char *dir) {
+    for (int i = 0; i < *n; i++)
+        if (!strcmp(list[i], dir)) { free(list[i]); list[i] = list[--*n]; return; }
+}
+
+static void forget_stopped(long long pid) {
+    for (size_t i = 0; i < H.nstopped; i++)
+        if (H.stopped[i].pid == pid) { H.stopped[i] = H.stopped[--H.nstopped]; return; }
+}
+
 /* ---- The confirmed stop ---- */
 
 static int require_confirmed(struct reply *r) {
@@ -769,39 +820,16 @@ static int do_confirm(struct reply *r) {
     if (!H.bound_cg[0] && H.ntargets == 0) return refuse(r, "the stop names neither a cgroup nor a process");
     if (H.ntargets) qsort(H.targets, H.ntargets, sizeof *H.targets, cmp_target);
     H.binding = CONFIRMED;
-    reply_reset(r);
-    reply_add(r, "OK %zu", H.ntargets);
-    return 0;
+    return say(r, 0, "OK %zu", H.ntargets);
 }
 
 /* The console ends the stop: what it left frozen or stopped is its decision now, not ours. */
-static void forget_dir(char **list, int *n, const char *dir);
-
 static int do_unbind(struct reply *r) {
     if (H.binding == UNBOUND) return refuse(r, "no stop is bound");
     forget_binding();
     while (H.nfrozen) forget_dir(H.frozen, &H.nfrozen, H.frozen[0]);
     H.nstopped = 0;
     return ok(r);
-}
-
-/* ---- Remembered actions (what to finish when the console goes away) ---- */
-
-static void remember_dir(char **list, int *n, const char *dir) {
-    for (int i = 0; i < *n; i++)
-        if (!strcmp(list[i], dir)) return;
-    char *copy = *n < MAX_KEPT ? strdup(dir) : NULL;
-    if (copy) list[(*n)++] = copy;
-}
-
-static void forget_dir(char **list, int *n, const char *dir) {
-    for (int i = 0; i < *n; i++)
-        if (!strcmp(list[i], dir)) { free(list[i]); list[i] = list[--*n]; return; }
-}
-
-static void forget_stopped(long long pid) {
-    for (size_t i = 0; i < H.nstopped; i++)
-        if (H.stopped[i].pid == pid) { H.stopped[i] = H.stopped[--H.nstopped]; return; }
 }
 
 /* ---- Verbs on cgroups ---- */
@@ -845,9 +873,7 @@ static int do_pidsmax(const struct request *q, struct reply *r) {
     char *slash = strrchr(file, '/');
     *slash = '\0';
     if (write_at(file, "pids.max", value)) return cgroup_write_failed(file, "pids.max", r);
-    reply_reset(r);
-    reply_add(r, "OK %s", old);
-    return 0;
+    return say(r, 0, "OK %s", old);
 }
 
 /* Appends the pids in DIRFD's cgroup.procs; a cgroup removed meanwhile has none. */
@@ -927,9 +953,7 @@ static int do_quarantine(const struct request *q, struct reply *r) {
         H.quarantine_dirs[H.nquarantines++] = copy;
     }
     if (write_at(dir, "cgroup.freeze", "1")) return cgroup_write_failed(dir, "cgroup.freeze", r);
-    reply_reset(r);
-    reply_add(r, "OK %s", rel);
-    return 0;
+    return say(r, 0, "OK %s", rel);
 }
 
 /* 1 when the cgroup or a descendant has a process (cgroup.events "populated"), 0 if not. */
@@ -991,9 +1015,7 @@ static int do_move(const struct request *q, struct reply *r) {
     if (fd < 0) return -1;
     snprintf(value, sizeof value, "%lld", q->pid);
     int rc = write_at(dir, "cgroup.procs", value);
-    int e = errno;
-    close(fd);
-    errno = e;
+    close_keep_errno(fd);
     if (rc) return errno == ESRCH ? gone(r, "no such process") : cgroup_write_failed(dir, "cgroup.procs", r);
     return ok(r);
 }
@@ -1002,9 +1024,7 @@ static int do_signal(const struct request *q, struct reply *r) {
     int fd = open_member(q, r);
     if (fd < 0) return -1;
     int rc = sys_pidfd_signal(fd, (int)q->value);
-    int e = errno;
-    close(fd);
-    errno = e;
+    close_keep_errno(fd);
     if (rc != 0) return errno == ESRCH ? gone(r, "no such process") : failed(r, "pidfd_send_signal");
     if (q->value == 19) { if (push_target(&H.stopped, &H.nstopped, &H.cap_stopped, q->pid, q->ticks)) { /* cleanup then misses it */ } }
     else if (q->value == 18 || q->value == 9) forget_stopped(q->pid);
@@ -1037,9 +1057,7 @@ static int do_oomadj(const struct request *q, struct reply *r) {
     snprintf(dir, sizeof dir, "%s/%lld", H.proc, q->pid);
     snprintf(value, sizeof value, "%lld", q->value);
     int rc = write_at(dir, "oom_score_adj", value);
-    int e = errno;
-    close(fd);
-    errno = e;
+    close_keep_errno(fd);
     if (rc) return errno == ENOENT || errno == ESRCH ? gone(r, "no such process") : failed(r, "oom_score_adj");
     return ok(r);
 }
@@ -1135,13 +1153,11 @@ static int open_disposable(const char *path, struct stat *st, struct reply *r) {
     if (rootfd < 0) return errno == ELOOP || link ? refuse(r, "the disposable root has a symlink on its path") : failed(r, "open the disposable root");
     /* O_NONBLOCK: should a FIFO be swapped in, the open must not hang the helper. */
     int fd = open_beneath(rootfd, path + root_len + 1, O_RDONLY | O_NONBLOCK | O_NOCTTY, RESOLVE_FILE, &link);
-    int e = errno;
-    close(rootfd);
-    errno = e;
+    close_keep_errno(rootfd);
     if (fd < 0) {
-        if (link || e == ELOOP) return refuse(r, "the path has a symlink");
-        if (e == EXDEV) return refuse(r, "the path crosses a mount point");
-        if (e == ENOTDIR) return refuse(r, "a component of the path is not a directory");
+        if (link || errno == ELOOP) return refuse(r, "the path has a symlink");
+        if (errno == EXDEV) return refuse(r, "the path crosses a mount point");
+        if (errno == ENOTDIR) return refuse(r, "a component of the path is not a directory");
         return failed(r, "open");
     }
     const char *why = NULL;
@@ -1170,15 +1186,11 @@ static int do_revoke(const struct request *q, struct reply *r) {
     if (i < 0 && H.nrevoked == MAX_KEPT) { close(fd); return refuse(r, "too many revoked files"); }
     mode_t old = st.st_mode & 07777, taken = old & 0111;
     int rc = fchmod(fd, old & ~(mode_t)0111);
-    int e = errno;
-    close(fd);
-    errno = e;
+    close_keep_errno(fd);
     if (rc) return failed(r, "fchmod");
     if (i < 0) H.revoked[i = H.nrevoked++] = (struct revoked){ { st.st_dev, st.st_ino }, 0 };
     H.revoked[i].taken |= taken;
-    reply_reset(r);
-    reply_add(r, "OK %o", (unsigned)old);
-    return 0;
+    return say(r, 0, "OK %o", (unsigned)old);
 }
 
 /* Puts back exactly the execute bits this helper took from that file (same inode), no other. */
@@ -1192,9 +1204,7 @@ static int do_restore(const struct request *q, struct reply *r) {
                     : wanted != (now | H.revoked[i].taken) ? "the mode must be the current mode plus the execute bits this helper took" : NULL;
     if (why) { close(fd); return refuse(r, why); }
     int rc = fchmod(fd, wanted);
-    int e = errno;
-    close(fd);
-    errno = e;
+    close_keep_errno(fd);
     if (rc) return failed(r, "fchmod");
     H.revoked[i] = H.revoked[--H.nrevoked];
     return ok(r);
@@ -1204,7 +1214,7 @@ static int do_restore(const struct request *q, struct reply *r) {
 
 static void execute(const struct request *q, struct reply *r) {
     switch (q->verb) {
-    case VERB_HELLO: reply_reset(r); reply_add(r, "OK runaway-helper 2 uid=%u", (unsigned)geteuid()); break;
+    case VERB_HELLO: say(r, 0, "OK runaway-helper 2 uid=%u", (unsigned)geteuid()); break;
     case VERB_BIND: do_bind(q, r); break;
     case VERB_TARGET: do_target(q, r); break;
     case VERB_CONFIRM: do_confirm(r); break;
@@ -1438,33 +1448,76 @@ static int drop_capabilities(void) {
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 ? 0 : -1;
 }
 
+/* What the polkit prompt shows of a stop (pkexec's $(command_line)) and the log records. It
+ * decides nothing: BIND, TARGET and CONFIRM decide what the helper may touch. Printable ASCII
+ * only, without < > & $ (markup in an agent's dialog, polkit's $(...)), 1-160 characters. */
+static const char *invalid_description(const char *text) {
+    size_t n = strnlen(text, STOP_TEXT_CHARS + 1);
+    if (n == 0) return "the --stop DESCRIPTION is empty";
+    if (n > STOP_TEXT_CHARS) return "the --stop DESCRIPTION is longer than 160 characters";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x20 || c > 0x7e) return "the --stop DESCRIPTION holds a control or non-ASCII character";
+        if (strchr("<>&$", c)) return "the --stop DESCRIPTION holds one of < > & $";
+    }
+    return NULL;
+}
+
+/*
+ * The command line, or why it is refused. No argument configures a helper started for a user:
+ * --prepare (started ahead of need) and --stop DESCRIPTION (started for a stop the user just
+ * confirmed) only choose the polkit action, whose message pkexec shows (its actions match
+ * argv[1]), and end up in the log. --config FILE is for root starting it directly (the tests).
+ */
+static const char *check_arguments(int argc, char **argv, int for_user, const char **config, const char **started_for) {
+    if (argc == 1) return NULL;
+    const char *option = argv[1];
+    if (!strcmp(option, "--prepare")) {
+        if (argc != 2) return "--prepare takes no value";
+        *started_for = "ahead of need (--prepare)";
+    } else if (!strcmp(option, "--stop")) {
+        if (argc != 3) return "--stop takes exactly one DESCRIPTION";
+        const char *why = invalid_description(argv[2]);
+        if (why) return why;
+        static char said[STOP_TEXT_CHARS + 64];
+        snprintf(said, sizeof said, "for a stop the console describes as: %s", argv[2]);
+        *started_for = said;
+    } else if (!strcmp(option, "--config")) {
+        if (for_user) return "started for a user (pkexec), no argument configures the helper: its config is " DEFAULT_CONFIG;
+        if (argc != 3) return "--config takes exactly one FILE";
+        *config = argv[2];
+    } else {
+        return "an unknown argument (usage: runaway-helper [--prepare | --stop DESCRIPTION], or as root --config FILE)";
+    }
+    return NULL;
+}
+
 static void open_log(void) {
     struct sockaddr_un addr = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
     H.log = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (H.log >= 0 && connect(H.log, (struct sockaddr *)&addr, sizeof addr) != 0) { close(H.log); H.log = -1; }
 }
 
-#ifndef RUNAWAY_HELPER_NO_MAIN
+#ifndef RUNAWAY_HELPER_FUZZ
 int main(int argc, char **argv) {
     if (argc < 1) return EXIT_USAGE; /* an empty argv: refuse at once (CVE-2021-4034) */
     if (geteuid() != 0) die(EXIT_NOT_ROOT, "must run as root (through pkexec)", NULL);
     int for_user = take_environment();
-    const char *config = DEFAULT_CONFIG;
-    int explicit_config = argc == 3 && !strcmp(argv[1], "--config");
-    if (argc != 1 && for_user)
-        die(EXIT_USAGE, "refused: started for a user (pkexec), the helper takes no arguments; its config is " DEFAULT_CONFIG, NULL);
-    if (explicit_config) config = argv[2];
-    else if (argc != 1) die(EXIT_USAGE, "usage: runaway-helper [--config FILE]", NULL);
+    const char *config = NULL, *started_for = "with no argument";
+    const char *why = check_arguments(argc, argv, for_user, &config, &started_for);
+    if (why) die(EXIT_USAGE, "refused:", why);
+    int explicit_config = config != NULL;
+    if (!explicit_config) config = DEFAULT_CONFIG;
     signal(SIGPIPE, SIG_IGN); /* a closed reply pipe is an error from printf, then finish_stop */
     umask(022);
     if (chdir("/") != 0) die(EXIT_USAGE, "cannot chdir to /", NULL);
     H.self = getpid();
     H.slash = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    snprintf(H.proc, sizeof H.proc, "/proc");
     open_log();
     find_cgroup_roots();
     if (H.slash < 0 || record_chain(getppid()) != 0) die(EXIT_CHAIN, "cannot read the parent chain:", strerror(errno));
     refresh_protected();
+    audit("caller uid %u: started %s", (unsigned)H.caller, started_for);
     if (load_config(config, explicit_config) != 0) {
         if (explicit_config) die(EXIT_USAGE, "refusing the config file", config);
         fprintf(stderr, "runaway-helper: ignoring %s\n", config); /* fewer roots only refuses more */

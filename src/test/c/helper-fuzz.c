@@ -15,11 +15,8 @@
  * disposable ones; a file that is not back to its mode after REVOKE then RESTORE.
  *
  * Built and run by src/test/sh/fuzz-helper:
- *   clang -fsanitize=fuzzer,address,undefined -DRUNAWAY_HELPER_NO_MAIN -DRUNAWAY_HELPER_FUZZ ...
+ *   clang -fsanitize=fuzzer,address,undefined -DRUNAWAY_HELPER_FUZZ ...
  */
-#ifndef RUNAWAY_HELPER_NO_MAIN
-#define RUNAWAY_HELPER_NO_MAIN 1
-#endif
 #ifndef RUNAWAY_HELPER_FUZZ
 #define RUNAWAY_HELPER_FUZZ 1
 #endif
@@ -44,7 +41,30 @@ enum { PID_INIT = 1, PID_KTHREAD = 2, PID_KWORKER = 250, PID_CONSOLE = 300, PID_
 /* Pids a stop may take: a target, its child, another user's process, one in cgroup /a/b. */
 enum { PID_TARGET = 100, PID_CHILD = 101, PID_OTHER = 400, PID_IN_A = 500 };
 
-static void fuzz_signalled(int fd, int sig) {
+/* The helper's four system calls (its fuzz seam), against the fake tree. */
+static int fuzz_no_openat2; /* the harness alternates both resolutions: openat2 and the component walk */
+
+static long sys_openat2(int dirfd, const char *path, struct open_how *how) {
+    if (fuzz_no_openat2) { errno = ENOSYS; return -1; }
+    return syscall(SYS_openat2, dirfd, path, how, sizeof *how);
+}
+
+static int is_cgroup_fs(const char *dir) {
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A "pidfd" is the fake /proc/PID directory. */
+static int sys_pidfd_open(long long pid) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%lld", H.proc, pid);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) errno = ESRCH;
+    return fd;
+}
+
+/* No signal is sent: whom it would reach is checked. */
+static int sys_pidfd_signal(int fd, int sig) {
     char link[64], target[PATH_MAX];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     ssize_t n = readlink(link, target, sizeof target - 1);
@@ -54,6 +74,7 @@ static void fuzz_signalled(int fd, int sig) {
     require(pid != PID_INIT && pid != PID_KTHREAD && pid != PID_KWORKER && pid != PID_CONSOLE && pid != PID_SELF,
             "a signal to init, a kernel thread, the console or the helper");
     require(sig == 9 || sig == 15 || sig == 18 || sig == 19, "a signal the protocol does not allow");
+    return 0;
 }
 
 static void put(const char *rel, const char *text, mode_t mode) {

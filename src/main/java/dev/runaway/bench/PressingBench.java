@@ -159,7 +159,10 @@ public final class PressingBench {
             while (!seen(live.latest(), key) && System.nanoTime() < deadline) Thread.sleep(100);
             StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
             long planStart = System.nanoTime();
-            StopSession session = core.open(new Selector.Command(key)).prepare();
+            // As the window plans it: from the group its live analysis holds (GuidedStop.plan).
+            var known = live.targets(key).samples();
+            StopSession open = core.open(new Selector.Command(key));
+            StopSession session = known.isEmpty() ? open.prepare() : open.prepareFromKnown(known);
             long planMillis = (System.nanoTime() - planStart) / 1_000_000;
             if (session.state() != StopSession.State.READY) {
                 return new Stop("console path", tasks, -1, -1, false, drill.sandbox().memberPids().size(), load1(), "refused",

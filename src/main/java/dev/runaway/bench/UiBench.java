@@ -29,7 +29,7 @@ public final class UiBench {
     /** What was measured. */
     public record Result(int sleepers, int processesSeen, int rowsMade, double seconds, double scanMedianMs,
                          double scanWorstMs, UiProbe.Figures ui, double cpuCores, long rssBytes, int pressing,
-                         double pulsesPerSecond, double loadAverageMax) {
+                         double pulsesPerSecond, double loadAverageMax, UiProbe.WindowStop windowStop) {
     }
 
     private final int sleepers;
@@ -78,6 +78,7 @@ public final class UiBench {
                 List<Long> pulses = Collections.synchronizedList(new ArrayList<>());
                 session.live().orElseThrow().onPulse(p -> pulses.add(System.nanoTime()));
                 double[] loadMax = {0};
+                UiProbe.WindowStop[] windowStop = {null};
                 UiProbe probe = UiProbe.open(session);
                 try {
                     progress.printf("window open; warming up for %d s%n", warmUp.toSeconds());
@@ -98,6 +99,16 @@ public final class UiBench {
                         Thread.sleep(Math.min(1000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
                     }
                     probe.measure(false);
+                    if (fire != null) {
+                        progress.printf("stopping the pressing drill through the window: STOP, plan, Enter%n");
+                        progress.flush();
+                        windowStop[0] = probe.stopFromEnter(fire.folder().resolve("cache/tool").toString(),
+                                ((dev.runaway.sandbox.CgroupSandbox) fire.sandbox()).dirs().memberDir(), Duration.ofMinutes(5));
+                        progress.printf("  plan shown %,d ms after STOP; Enter to growth stopped %,d ms, to '%s' %,d ms%n",
+                                windowStop[0].planMillis(), windowStop[0].enterToGrowthStoppedMillis(), windowStop[0].state(),
+                                windowStop[0].enterToZeroMillis());
+                        progress.flush();
+                    }
                     double pulseRate = pulses.size() / ((System.nanoTime() - t0) / 1e9);
                     double seconds = (System.nanoTime() - t0) / 1e9;
                     double cores = (cpuNanos() - cpu0) / 1e9 / seconds;
@@ -109,7 +120,7 @@ public final class UiBench {
                     return new Result(sleepers, processes[0], probe.rows(), Math.round(seconds * 10) / 10.0,
                             sorted.isEmpty() ? Double.NaN : round(ScanBench.median(sorted)),
                             sorted.isEmpty() ? Double.NaN : round(sorted.get(sorted.size() - 1)), probe.figures(),
-                            round(cores), ScanBench.peakRssBytes(), pressing, round(pulseRate), round(loadMax[0]));
+                            round(cores), ScanBench.peakRssBytes(), pressing, round(pulseRate), round(loadMax[0]), windowStop[0]);
                 } finally {
                     probe.close();
                 }

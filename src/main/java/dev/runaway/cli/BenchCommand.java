@@ -196,6 +196,12 @@ public final class BenchCommand implements Callable<Integer> {
         out.printf("pulse to screen (sampler hands it over -> the header shows it, %d refreshes): median %.0f ms, p95 %.0f ms,"
                 + " worst %.0f ms%n", u.renders(), u.sampleToScreenMedianMs(), u.sampleToScreenP95Ms(), u.sampleToScreenWorstMs());
         out.printf("console: %.2f cores, peak RSS %s%n", r.cpuCores(), Units.bytes(r.rssBytes()));
+        if (r.windowStop() != null) {
+            var w = r.windowStop();
+            out.printf("the window's stop of the pressing drill: plan shown %,d ms after STOP; Enter to growth stopped %,d ms"
+                    + " (its cgroup's pids.max 0 or frozen, read from outside); Enter to \"%s\" %,d ms%n", w.planMillis(),
+                    w.enterToGrowthStoppedMillis(), w.state().lines().findFirst().orElse(""), w.enterToZeroMillis());
+        }
         return 0;
     }
 

@@ -13,7 +13,6 @@ import dev.runaway.stop.Actuator;
 import dev.runaway.stop.Disposable;
 import dev.runaway.stop.EarlyFreeze;
 import dev.runaway.stop.Exclusions;
-import dev.runaway.stop.HelperClient;
 import dev.runaway.stop.Lever;
 import dev.runaway.stop.LeverCheck;
 import dev.runaway.stop.OomShield;
@@ -111,8 +110,9 @@ public final class StopCommand implements Callable<Integer> {
             return 4;
         }
         boolean root = LibC.INSTANCE.geteuid() == 0;
-        try (Actuator actuator = new Actuator(PROC, root ? () -> null : StopCommand::startInstalledHelper)) {
+        try (Actuator actuator = new Actuator(PROC, root ? forStop -> null : dev.runaway.stop.InstalledHelper::start)) {
             StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
+            if (yes) core.confirmedUpFront(); // a helper started for the plan then names the stop in its prompt
             long coreReady = System.nanoTime();
             // Confirmed on the command line: stop growth first, from the cheapest exact reading, then plan while frozen.
             EarlyFreeze.Attempt attempt = yes ? EarlyFreeze.attempt(PROC, selector, actuator, core.exclusions())
@@ -243,11 +243,6 @@ public final class StopCommand implements Callable<Integer> {
         out.flush();
         String answer = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8)).readLine();
         return answer != null && answer.trim().equalsIgnoreCase("yes");
-    }
-
-    /** The installed helper through pkexec (polkit asks for the password), or none. */
-    static HelperClient startInstalledHelper() {
-        return dev.runaway.stop.InstalledHelper.start();
     }
 
     private static void summary(PrintWriter out, StopEngine.Outcome outcome, Timings t) {

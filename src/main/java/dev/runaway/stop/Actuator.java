@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -26,7 +27,7 @@ public final class Actuator implements Actions, AutoCloseable {
     private final Path unified;
     private final Path v1Pids;
     private final java.util.Map<String, String[]> cappedPids = new java.util.HashMap<>();
-    private final Supplier<HelperClient> helperStarter;
+    private final HelperStarter helperStarter;
     private HelperClient helper;
     private int helperRequests;
     /** Why there is no helper, once a start failed or it exited: said once, and no second pkexec unasked. */
@@ -35,7 +36,12 @@ public final class Actuator implements Actions, AutoCloseable {
     private HelperBinding binding;
     private boolean bindingSent;
 
+    /** A helper that starts the same way ahead of need and for a stop (tests, benches, none at all). */
     public Actuator(Path procRoot, Supplier<HelperClient> helperStarter) {
+        this(procRoot, (HelperStarter) confirmedStop -> helperStarter.get());
+    }
+
+    public Actuator(Path procRoot, HelperStarter helperStarter) {
         this.procRoot = procRoot;
         CgroupLayout layout = CgroupLayout.detect();
         this.unified = layout.unified().orElse(null);
@@ -46,6 +52,14 @@ public final class Actuator implements Actions, AutoCloseable {
     /** Starts the helper now (before need: when pids run out, nothing can be started). */
     public synchronized boolean warmUp() {
         return helper() != null;
+    }
+
+    /**
+     * Starts the helper now for a stop the user confirmed before its plan was shown ({@code
+     * runaway stop --yes}): its polkit prompt names that stop. Binds nothing: the engine does.
+     */
+    public synchronized boolean warmUp(HelperBinding confirmedStop) {
+        return helper(Optional.of(confirmedStop)) != null;
     }
 
     /** Why the helper is not available (cancelled, not authorized, not installed, exited), or empty. */
@@ -316,6 +330,10 @@ public final class Actuator implements Actions, AutoCloseable {
 
     /** One helper per session: started once on need, never a new pkexec per request or after a failure. */
     private HelperClient helper() {
+        return helper(Optional.ofNullable(binding)); // bound: started for the stop the user confirmed
+    }
+
+    private HelperClient helper(Optional<HelperBinding> forStop) {
         if (helper != null && helper.alive()) return helper;
         if (helper != null) {
             helper = null;
@@ -324,7 +342,7 @@ public final class Actuator implements Actions, AutoCloseable {
         }
         if (helperUnavailable != null) return null;
         try {
-            helper = helperStarter.get();
+            helper = helperStarter.start(forStop);
             if (helper == null) helperUnavailable = "none is installed for this console (run Runaway as root, or install the package)";
         } catch (HelperUnavailable e) {
             helperUnavailable = e.getMessage();

@@ -26,7 +26,7 @@ final class PkexecFailure {
                         + " or use sudo runaway)";
             }
             if (stderr.contains("Not authorized") || stderr.isBlank()) {
-                return "not authorized: wrong password, or polkit does not allow this user (action dev.runaway.helper)";
+                return "not authorized: wrong password, or polkit does not allow this user (actions dev.runaway.helper and dev.runaway.helper.stop)";
             }
             return "pkexec failed: " + said;
         }

@@ -17,6 +17,7 @@ public final class StopCore {
     private final Actuator actuator;
     private final Disposable disposable;
     private final Exclusions exclusions;
+    private volatile boolean confirmedUpFront;
 
     public StopCore(Path proc, PulseReader pulse, Actuator actuator, Disposable disposable) {
         this.proc = proc;
@@ -50,11 +51,21 @@ public final class StopCore {
         return exclusions;
     }
 
+    /**
+     * The user confirmed before any plan was shown ({@code runaway stop --yes}): every plan this
+     * core makes is a confirmed stop, so a helper started for one is started for that stop and
+     * its polkit prompt names it.
+     */
+    public void confirmedUpFront() {
+        confirmedUpFront = true;
+    }
+
     /** Starts the helper while the plan is read when the plan needs it; says how that went ("" when not needed). */
     String warmHelperIfNeeded(StopPlan plan) {
         if (!plan.needsHelper()) return "";
         actuator.retryHelper(); // opening a plan is the user asking
-        return actuator.warmUp() ? "the helper is running (started through pkexec)"
+        boolean up = confirmedUpFront ? actuator.warmUp(HelperBinding.of(plan)) : actuator.warmUp();
+        return up ? "the helper is running (started through pkexec)"
                 : "the helper is not available (" + actuator.helperUnavailable().orElse("it did not start")
                 + "): what needs it will fall back or be refused";
     }

@@ -91,14 +91,36 @@ public final class StopSession implements AutoCloseable {
      * scan; the definition is still read afresh by every later round and by confirm-zero.
      */
     public StopSession prepare(Targets known) {
+        return prepareWith(r -> {
+            if (known == null) return r.get();
+            r.seed(known);
+            return known;
+        });
+    }
+
+    /**
+     * Plans a command group from the processes a live analysis already holds for it (the
+     * console's newest scan), not a new full scan; see {@link TargetRescan#fromKnown}.
+     */
+    public StopSession prepareFromKnown(List<dev.runaway.model.ProcessSample> known) {
+        return prepareWith(r -> r.fromKnown(known));
+    }
+
+    private StopSession prepareWith(java.util.function.Function<TargetRescan, Targets> read) {
         synchronized (this) {
             if (state != State.NEW) return this;
         }
+        // Ahead of a runaway's ordinary tasks (as root; nice -20 or nothing otherwise), whichever face calls.
+        try (var raised = dev.runaway.sys.Sched.raisedWhile()) {
+            return prepareRaised(read);
+        }
+    }
+
+    private StopSession prepareRaised(java.util.function.Function<TargetRescan, Targets> read) {
         Refusal early = core.refusal(selector);
         if (early != null) return refuse(early);
         TargetRescan r = core.rescan(selector);
-        Targets targets = known != null ? known : r.get();
-        if (known != null) r.seed(known);
+        Targets targets = read.apply(r);
         if (targets.members().isEmpty()) {
             r.close();
             StringBuilder words = new StringBuilder("nothing matches " + selector.label());
@@ -134,7 +156,7 @@ public final class StopSession implements AutoCloseable {
             p = plan;
         }
         StopEngine.Outcome o;
-        try {
+        try (var raised = dev.runaway.sys.Sched.raisedWhile()) {
             o = new StopEngine(core.actions(), rescan, step -> {
                 synchronized (this) {
                     steps.add(step);

@@ -151,12 +151,29 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         ScanSample scan = table.scan(true);
         lastProcesses = scan.processes();
         analyzer.analyze(scan, pulse.read());
-        ProcessIdentity root = selector.rootProcess();
         TargetSet set = analyzer.targets(selector.label(), (p, key) -> sticky.contains(p.identity())
                 || forkedFromMembers.contains(p.pid()) || seeds(p, key, inCgroup));
+        return settle(set.samples(), inCgroup);
+    }
+
+    /**
+     * The definition from the set a live analysis already holds (the console's newest scan of a
+     * command group): no new reading of every process, which at thousands pressing on a cap
+     * waits minutes on their memory maps. Only what the set alone cannot tell is read: whether
+     * its cgroup holds anything else (the kernel's list, then stat of the rest). Later rounds and
+     * confirm-zero read the definition afresh, as ever.
+     */
+    public synchronized Targets fromKnown(List<ProcessSample> known) {
+        if (!(selector instanceof Selector.Command)) throw new IllegalArgumentException("only a command group is planned from a known set");
+        last = settle(known, Set.of());
+        return last;
+    }
+
+    private Targets settle(List<ProcessSample> samples, Set<Integer> inCgroup) {
+        ProcessIdentity root = selector.rootProcess();
         List<ProcessSample> members = new ArrayList<>();
         List<Exclusions.Excluded> excluded = new ArrayList<>();
-        for (ProcessSample p : set.samples()) {
+        for (ProcessSample p : samples) {
             Optional<Exclusions.Excluded> why = exclusions.of(p);
             if (why.isPresent()) excluded.add(why.get());
             else if (p.state() == 'Z' || p.state() == 'X') continue; // a zombie holds nothing

@@ -20,8 +20,20 @@ public final class Sched {
         int sched_setscheduler(int pid, int policy, int[] param) throws LastErrorException;
 
         int setpriority(int which, int who, int prio) throws LastErrorException;
+
+        int sched_getscheduler(int pid) throws LastErrorException;
     }
 
+    /** A raise held by the calling thread until closed. */
+    public interface Raised extends AutoCloseable {
+        /** What the thread got ("SCHED_RR 1", "nice -20", "" when neither; "already" when it was raised before). */
+        String words();
+
+        @Override
+        void close();
+    }
+
+    private static final int SCHED_OTHER = 0;
     private static final int SCHED_RR = 2;
     /** Threads and processes started by a thread given SCHED_RR start with the ordinary policy. */
     private static final int SCHED_RESET_ON_FORK = 0x40000000;
@@ -54,5 +66,45 @@ public final class Sched {
         } catch (LastErrorException | UnsatisfiedLinkError notAllowed) {
             return "";
         }
+    }
+
+    /**
+     * {@link #aheadOfOrdinaryTasks} for a block of work on a thread that is not only for it (a
+     * pool's, a bench's), put back to the ordinary policy and nice 0 when closed. A thread that
+     * was already raised (started under chrt, say) is left as it is.
+     */
+    public static Raised raisedWhile() {
+        int policy;
+        try {
+            policy = ENABLED ? Calls.INSTANCE.sched_getscheduler(0) & ~SCHED_RESET_ON_FORK : -1;
+        } catch (LastErrorException | UnsatisfiedLinkError unknown) {
+            policy = -1;
+        }
+        if (policy != SCHED_OTHER) {
+            String words = policy < 0 ? "" : "already";
+            return new Raised() {
+                public String words() {
+                    return words;
+                }
+
+                public void close() {
+                }
+            };
+        }
+        String got = aheadOfOrdinaryTasks();
+        return new Raised() {
+            public String words() {
+                return got;
+            }
+
+            public void close() {
+                try {
+                    if (got.startsWith("SCHED_RR")) Calls.INSTANCE.sched_setscheduler(0, SCHED_OTHER, new int[] {0});
+                    else if (!got.isEmpty()) Calls.INSTANCE.setpriority(PRIO_PROCESS, 0, 0);
+                } catch (LastErrorException | UnsatisfiedLinkError left) {
+                    // lowering one's own priority is always allowed; nothing to do if it was not
+                }
+            }
+        };
     }
 }

@@ -30,7 +30,7 @@ final class TerminalStop {
     private volatile long enterNanos;
 
     /**
-     * @param opener the session, not yet prepared (prepare reads the targets: it runs on the worker)
+     * @param opener the session, prepared or not (prepare reads the targets: it runs on the worker)
      * @param worker runs the planning and the stop: a thread started before the fire (see {@link #worker()}),
      *               since at a task cap no new thread can start either
      */

@@ -12,6 +12,7 @@ import dev.runaway.stop.Disposable;
 import dev.runaway.stop.InstalledHelper;
 import dev.runaway.stop.Selector;
 import dev.runaway.stop.StopCore;
+import dev.runaway.stop.StopSession;
 import dev.runaway.sys.LibC;
 
 import java.io.IOException;
@@ -50,11 +51,15 @@ public final class TopScreen {
         PulseReader pulse = PulseReader.live();
         // One actuator for the view's life: a helper started for one stop stays for the next.
         java.util.concurrent.ExecutorService worker = TerminalStop.worker();
-        try (Actuator actuator = new Actuator(PROC, root ? () -> null : InstalledHelper::start);
+        try (Actuator actuator = new Actuator(PROC, root ? forStop -> null : InstalledHelper::start);
              Terminal terminal = Terminal.raw()) {
             StopCore core = new StopCore(PROC, pulse, actuator, Disposable.forThisUser());
-            TopView view = new TopView(key -> new TerminalStop(key, () -> core.open(new Selector.Command(key)), worker).open(),
-                    ZoneId.systemDefault());
+            // Planned from the group as this view holds it (its newest scan), not a new full scan: see GuidedStop.
+            TopView view = new TopView(key -> new TerminalStop(key, () -> {
+                StopSession s = core.open(new Selector.Command(key));
+                var known = live.targets(key).samples();
+                return known.isEmpty() ? s : s.prepareFromKnown(known);
+            }, worker).open(), ZoneId.systemDefault());
             long nextFrame = 0;
             while (true) {
                 long now = System.nanoTime();

@@ -68,9 +68,9 @@ public final class ConsoleSession implements AutoCloseable {
         LiveAnalysis live = LiveAnalysis.live();
         recorder.attach(live);
         boolean root = LibC.INSTANCE.geteuid() == 0;
-        Actuator actuator = new Actuator(PROC, root ? () -> null : InstalledHelper::start);
+        Actuator actuator = new Actuator(PROC, root ? forStop -> null : InstalledHelper::start);
         GuidedStop stop = new GuidedStop(PROC, new dev.runaway.stop.StopCore(PROC, PulseReader.live(), actuator,
-                Disposable.forThisUser()), timeline, recorder::event);
+                Disposable.forThisUser()), timeline, recorder::event, command -> live.targets(command).samples());
         // The helper starts on the first spike, not only when a plan opens: once pids run out, pkexec cannot.
         HelperKeeper keeper = new HelperKeeper(actuator, root);
         live.onSnapshot(keeper::onSnapshot);

@@ -26,13 +26,19 @@ public final class GuidedStop {
     private final StopCore core;
     private final Timeline timeline;
     private final Consumer<TimelineEvent> events;
+    private final java.util.function.Function<String, java.util.List<dev.runaway.model.ProcessSample>> known;
 
-    /** @param events where each step goes as a timeline event (the recorder, which writes it down) */
-    public GuidedStop(Path proc, StopCore core, Timeline timeline, Consumer<TimelineEvent> events) {
+    /**
+     * @param events where each step goes as a timeline event (the recorder, which writes it down)
+     * @param known  a command group's processes as the live analysis holds them now (empty when it has none)
+     */
+    public GuidedStop(Path proc, StopCore core, Timeline timeline, Consumer<TimelineEvent> events,
+                      java.util.function.Function<String, java.util.List<dev.runaway.model.ProcessSample>> known) {
         this.proc = proc;
         this.core = core;
         this.timeline = timeline;
         this.events = events;
+        this.known = known;
     }
 
     public boolean helperRunning() {
@@ -54,7 +60,14 @@ public final class GuidedStop {
     public StopSession plan(ConsoleRow row) {
         String refusal = refusal(row);
         if (refusal != null) return StopSession.refused(new Selector.Command(row.command()), StopSession.Reason.NOT_A_TARGET, refusal);
-        return core.open(selector(proc, row)).prepare();
+        Selector selector = selector(proc, row);
+        if (selector instanceof Selector.Command c) {
+            // The group as the console shows it, from its newest scan: a new full scan of thousands of
+            // processes pressing on a cap waits minutes on their memory maps (cmdline).
+            var samples = known.apply(c.key());
+            if (!samples.isEmpty()) return core.open(selector).prepareFromKnown(samples);
+        }
+        return core.open(selector).prepare();
     }
 
     /** Rows never taken, whatever is selected (the core refuses the rest: init, this console, its ancestors). */

@@ -116,6 +116,85 @@ public final class UiProbe implements AutoCloseable {
         done.await(10, TimeUnit.SECONDS);
     }
 
+    /** A stop driven through the window, in milliseconds (-1: not reached). */
+    public record WindowStop(long planMillis, long enterToGrowthStoppedMillis, long enterToZeroMillis, String state) {
+    }
+
+    /**
+     * As a user does it: selects the group {@code key} in the table, presses STOP, waits for the
+     * plan, then presses Enter (a key event to the window, which its default button takes), and
+     * watches the group's cgroup from outside for growth stopped ({@code pids.max} 0 or frozen)
+     * and the panel for the outcome.
+     */
+    public WindowStop stopFromEnter(String key, java.nio.file.Path cgroup, java.time.Duration limit) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        long planStart = System.nanoTime();
+        boolean[] opened = {false};
+        while (!opened[0] && System.nanoTime() < deadline) {
+            onFx(() -> {
+                for (TreeItem<ConsoleRow> g : window.tree.root().getChildren()) {
+                    if (g.getValue() != null && key.equals(g.getValue().command())) {
+                        window.table.view.getSelectionModel().select(g);
+                        if (!window.stopButton.isDisabled()) {
+                            window.stopButton.fire();
+                            opened[0] = true;
+                        }
+                        return;
+                    }
+                }
+            });
+            if (!opened[0]) Thread.sleep(200);
+        }
+        if (!opened[0]) return new WindowStop(-1, -1, -1, "the group never showed or could not be selected");
+        boolean[] ready = {false};
+        while (!ready[0] && System.nanoTime() < deadline) {
+            onFx(() -> ready[0] = !window.stopPanel.confirm.isDisabled());
+            if (!ready[0]) Thread.sleep(50);
+        }
+        long planMillis = (System.nanoTime() - planStart) / 1_000_000;
+        if (!ready[0]) return new WindowStop(planMillis, -1, -1, "no plan within the limit");
+        long enter = System.nanoTime();
+        Platform.runLater(() -> javafx.event.Event.fireEvent(window.stopPanel.confirm, new javafx.scene.input.KeyEvent(
+                javafx.scene.input.KeyEvent.KEY_PRESSED, "\r", "", javafx.scene.input.KeyCode.ENTER, false, false, false, false)));
+        long growth = -1;
+        while (growth < 0 && System.nanoTime() < deadline) {
+            if (read(cgroup.resolve("pids.max")).equals("0") || read(cgroup.resolve("cgroup.freeze")).equals("1")
+                    || !java.nio.file.Files.isDirectory(cgroup)) {
+                growth = (System.nanoTime() - enter) / 1_000_000;
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        String[] state = {""};
+        long zero = -1;
+        while (zero < 0 && System.nanoTime() < deadline) {
+            onFx(() -> state[0] = window.stopPanel.state.getText());
+            if (state[0].startsWith("Zero")) zero = (System.nanoTime() - enter) / 1_000_000;
+            else Thread.sleep(50);
+        }
+        return new WindowStop(planMillis, growth, zero, state[0]);
+    }
+
+    private static String read(java.nio.file.Path file) {
+        try {
+            return java.nio.file.Files.readString(file).strip();
+        } catch (java.io.IOException gone) {
+            return "";
+        }
+    }
+
+    private static void onFx(Runnable r) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        Platform.runLater(() -> {
+            try {
+                r.run();
+            } finally {
+                done.countDown();
+            }
+        });
+        done.await(60, TimeUnit.SECONDS);
+    }
+
     /** Rows the chains view has made (groups, and what expansion created). */
     public int rows() throws InterruptedException {
         int[] n = {0};

@@ -82,7 +82,33 @@ class HelperAttackTest {
     void noArgumentConfiguresAHelperStartedForAUser() {
         assertThat(found.get("pkexec_config_exit")).as("PKEXEC_UID set, --config given").isEqualTo("2");
         assertThat(found.get("caller_config_exit")).as("started by nobody, --config given").isEqualTo("2");
-        assertThat(found.get("caller_config_said")).contains("takes no arguments").contains("/etc/runaway/disposable-roots");
+        assertThat(found.get("caller_config_said")).contains("no argument configures the helper").contains("/etc/runaway/disposable-roots");
+    }
+
+    @Test
+    void theInformationalArgumentIsCheckedAndConfiguresNothing() {
+        Map<String, String> refusals = Map.of(
+                "stop_control", "holds a control or non-ASCII character",
+                "stop_newline", "holds a control or non-ASCII character",
+                "stop_long", "longer than 160 characters",
+                "stop_markup", "holds one of < > & $",
+                "stop_empty", "is empty",
+                "stop_missing", "--stop takes exactly one DESCRIPTION",
+                "stop_twice", "--stop takes exactly one DESCRIPTION",
+                "stop_config", "--stop takes exactly one DESCRIPTION",
+                "prepare_value", "--prepare takes no value",
+                "unknown", "an unknown argument");
+        refusals.forEach((name, why) -> {
+            assertThat(found.get("args_" + name + "_exit")).as(name).isEqualTo("2");
+            assertThat(found.get("args_" + name + "_lines")).as(name + ": one line").isEqualTo("1");
+            assertThat(found.get("args_" + name + "_said")).as(name).startsWith("runaway-helper: refused: ").contains(why);
+        });
+        for (String name : new String[] {"prepare", "stop"}) {
+            assertThat(found.get("args_" + name + "_hello")).as(name).isEqualTo("OK");
+            assertThat(found.get("args_" + name + "_freeze_root")).as(name + ": the description binds nothing").isEqualTo("ERR-refused");
+            assertThat(found.get("args_" + name + "_signal_victim")).as(name).isEqualTo("ERR-refused");
+            assertThat(found.get("args_" + name + "_exit")).as(name).isEqualTo("0");
+        }
     }
 
     @Test

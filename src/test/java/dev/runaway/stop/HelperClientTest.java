@@ -14,6 +14,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -55,6 +58,14 @@ class HelperClientTest {
             try (HelperClient client = HelperClient.handshake(helper, "runaway-helper", HelperClient.START_TIMEOUT)) {
                 assertThat(client.alive()).isTrue();
                 assertThat(client.request("MEMBERS /runaway-no-such-cgroup").code()).isEqualTo("gone");
+            }
+            // The console's description of a stop, however hostile its selector, is one the real helper accepts.
+            HelperBinding hostile = new HelperBinding("/tmp/\u001b[2J<b>$(id)</b>\u00e9/" + "x".repeat(300), Optional.empty(), List.of());
+            List<String> command = new ArrayList<>(InstalledHelper.command(Optional.of(hostile)));
+            command.set(1, NativeBinaries.find(HelperLine.BINARY).toString());
+            Process described = box.start(new ProcessBuilder(command.subList(1, command.size())).redirectError(ProcessBuilder.Redirect.PIPE));
+            try (HelperClient client = HelperClient.handshake(described, "runaway-helper", HelperClient.START_TIMEOUT)) {
+                assertThat(client.alive()).as(client.stderr()).isTrue();
             }
         }
         assertThatThrownBy(() -> HelperClient.start(new ProcessBuilder("/nonexistent/pkexec"), Duration.ofSeconds(5)))

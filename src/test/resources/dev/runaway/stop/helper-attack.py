@@ -61,6 +61,37 @@ def config_from_a_caller():
     result("caller_config_said", h.p.stderr.readline().strip())
 
 
+def arguments_from_a_caller():
+    """The informational argument: accepted only as --prepare or --stop DESCRIPTION (checked),
+    and it configures nothing. Each refusal is one clear line on stderr and exit 2."""
+    refused = {
+        "stop_control": ["--stop", "49 processes\x1b[2J of /tmp/x"],
+        "stop_newline": ["--stop", "49 processes\nof /tmp/x"],
+        "stop_long": ["--stop", "x" * 161],
+        "stop_markup": ["--stop", "<b>everything</b>"],
+        "stop_empty": ["--stop", ""],
+        "stop_missing": ["--stop"],
+        "stop_twice": ["--stop", "a", "--stop", "b"],
+        "stop_config": ["--stop", "a", "--config", "/tmp/att/conf"],
+        "prepare_value": ["--prepare", "/tmp/att/conf"],
+        "unknown": ["--roots", "/"],
+    }
+    for name, args in refused.items():
+        h = Helper(*args)
+        code = h.p.wait(timeout=30)
+        said = h.p.stderr.read().splitlines()
+        result(f"args_{name}_exit", code)
+        result(f"args_{name}_lines", len(said))
+        result(f"args_{name}_said", said[0] if said else "")
+    # Accepted, and still bound by nothing: the description names the whole machine.
+    for name, args in {"prepare": ["--prepare"], "stop": ["--stop", "cgroup / (every process)"]}.items():
+        h = Helper(*args)
+        result(f"args_{name}_hello", word(h.ask("HELLO")))
+        result(f"args_{name}_freeze_root", word(h.ask("FREEZE /")))
+        result(f"args_{name}_signal_victim", word(h.ask(f"SIGNAL {VICTIM} {ticks(VICTIM)} 19")))
+        result(f"args_{name}_exit", h.close())
+
+
 def foreign_write(console_pid, fd, line):
     """Another process of the same user writes into the console's pipe to the helper."""
     code = ("import sys\n"
@@ -103,6 +134,7 @@ def race_revoke(h):
 
 def main():
     config_from_a_caller()
+    arguments_from_a_caller()
 
     sleeper = subprocess.Popen(["sleep", "300"])  # the stop's one target: the attacker's own process
     h = Helper()

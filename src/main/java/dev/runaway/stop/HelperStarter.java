@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.stop;
+
+import java.util.Optional;
+
+/**
+ * Starts the privileged helper. {@code confirmedStop} is the stop the user just confirmed when
+ * the helper starts for it (pkexec's prompt then names it), empty when it starts ahead of need.
+ * Returns null when there is no helper for this console (root, a test, a bench); throws
+ * {@link HelperUnavailable} with the reason in words when it could not start.
+ */
+@FunctionalInterface
+public interface HelperStarter {
+    HelperClient start(Optional<HelperBinding> confirmedStop);
+}
