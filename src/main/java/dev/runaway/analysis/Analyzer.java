@@ -47,6 +47,8 @@ public final class Analyzer {
     private final CpuShare cpuShare = new CpuShare(Runtime.getRuntime().availableProcessors());
     private final CgroupPids cgroupPids;
     private final CapWatch capWatch;
+    private final GroupMemory memory;
+    private volatile Set<String> watched = Set.of();
     private final GroupOrder.Worst worst = new GroupOrder.Worst();
     private PulseSample previousPulse;
 
@@ -69,9 +71,21 @@ public final class Analyzer {
 
     /** With the /proc links command keys need (see {@link CommandKeys}): a live analysis passes them. */
     public Analyzer(CgroupPids cgroupPids, ProcessCaps caps, dev.runaway.procfs.ProcPaths paths) {
+        this(cgroupPids, caps, paths, dev.runaway.procfs.MemoryFiles.none());
+    }
+
+    /** With the files a group's memory is measured from (see {@link GroupMemory}): a live analysis passes them. */
+    public Analyzer(CgroupPids cgroupPids, ProcessCaps caps, dev.runaway.procfs.ProcPaths paths,
+                    dev.runaway.procfs.MemoryFiles memoryFiles) {
         this.lineage = new Lineage(paths);
         this.cgroupPids = cgroupPids;
         this.capWatch = new CapWatch(cgroupPids, caps);
+        this.memory = new GroupMemory(memoryFiles);
+    }
+
+    /** The command keys shown now (the console's selected group): their memory is measured like the most severe's. */
+    public void watch(Set<String> commands) {
+        watched = Set.copyOf(commands);
     }
 
     public synchronized Snapshot analyze(ScanSample scan, PulseSample pulse) {
@@ -127,11 +141,13 @@ public final class Analyzer {
         groups = capWatch.endScan(groups, pulse, now);
         List<CgroupLoad> cgroups = cgroupLoads(processes, keyOf, self, now);
         groups.sort(GroupOrder.severity());
-        groups = worst.order(groups, now);
+        Set<String> shown = watched;
+        groups = memory.measure(worst.order(groups, now), cgroups, pulse, shown);
         lastForest = forest;
         lastCut = cut;
         return lastSnapshot = new Snapshot(scan.time(), pulse, forksPerSecond, totalGrowth, List.copyOf(groups),
-                processes.size(), scan.scanNanos(), System.nanoTime() - started, scan.monotonicNanos(), reparented, cgroups);
+                processes.size(), scan.scanNanos(), System.nanoTime() - started, scan.monotonicNanos(), reparented, cgroups,
+                shown);
     }
 
     private static boolean inGroups(ProcessSample p) {
@@ -210,12 +226,7 @@ public final class Analyzer {
             GrowthFit growth = series.fitTasks();
             Optional<CgroupPids.Cap> cap = cgroupPids.cap(path);
             CapWatch.Pressing pressing = capWatch.cgroup(path, cap, now);
-            double left = Double.NaN;
-            boolean growing = growth.shape() == GrowthShape.LINEAR || growth.shape() == GrowthShape.EXPONENTIAL;
-            if (cap.isPresent() && growing && !pressing.atCap()) {
-                double t = growth.secondsUntil(c[0], c[0] + cap.get().room());
-                if (t >= 0 && t <= HORIZON_SECONDS) left = t;
-            }
+            double left = CgroupLoad.secondsLeft(growth, c[0], cap.map(CgroupPids.Cap::room).orElse(-1L), pressing.atCap());
             loads.add(new CgroupLoad(path, c[0], c[1], keys.get(path).cardinality(), growth,
                     cap.map(CgroupPids.Cap::max).orElse(-1L), cap.map(CgroupPids.Cap::room).orElse(-1L), pressing.atCap(),
                     pressing.refused(), left, c[2] == c[1]));

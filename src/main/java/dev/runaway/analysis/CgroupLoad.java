@@ -43,6 +43,30 @@ public record CgroupLoad(String path, int tasks, int processes, int groups, Grow
         return tasksGrowth.shape().json();
     }
 
+    /**
+     * Seconds until a cgroup growing at {@code growth} uses up the {@code room} its pids.max
+     * allows; NaN when it is not growing, has no cap ({@code room} &lt; 0), is at it already, or
+     * will not be there within {@link Analyzer#HORIZON_SECONDS}. Live and replay derive it alike.
+     */
+    public static double secondsLeft(GrowthFit growth, int tasks, long room, boolean atCap) {
+        boolean growing = growth.shape() == GrowthShape.LINEAR || growth.shape() == GrowthShape.EXPONENTIAL;
+        if (room < 0 || !growing || atCap) return Double.NaN;
+        double t = growth.secondsUntil(tasks, tasks + room);
+        return t >= 0 && t <= Analyzer.HORIZON_SECONDS ? t : Double.NaN;
+    }
+
+    /** The same figures with the growth fitted again (a recording read back). */
+    public CgroupLoad withGrowth(GrowthFit fit) {
+        return new CgroupLoad(path, tasks, processes, groups, fit, pidsMax, room, atCap, forksRefused,
+                secondsLeft(fit, tasks, room, atCap), self);
+    }
+
+    /** The raw figures only, growth not fitted: what a recording keeps, to compare and write. */
+    public CgroupLoad raw() {
+        return new CgroupLoad(path, tasks, processes, groups, GrowthFit.UNKNOWN, pidsMax, room, atCap, forksRefused,
+                Double.NaN, self);
+    }
+
     public Optional<GroupCap> cap() {
         return pidsMax >= 0 ? Optional.of(new GroupCap(GroupCap.PIDS_MAX, pidsMax)) : Optional.empty();
     }

@@ -28,13 +28,28 @@ import java.util.OptionalDouble;
  * @param stopped             members stopped (state T or t): by a signal, a debugger or a stop's sweep
  * @param zombies             members that exited and wait for their parent to reap them (state Z)
  * @param cpuShare            the group's share of all cores over the last ~10 s (0 to 1); NaN until known
+ * @param memoryBytes         the group's memory from the best source there was ({@code memorySource}),
+ *                            never above the machine's used memory
  */
 public record Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
                     List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
                     OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids,
                     String cgroup, long cgroupRoom, long cgroupMax,
                     boolean atCap, Optional<GroupCap> cap, long forksRefused, boolean self,
-                    int stopped, int zombies, double cpuShare) implements RankedGroup {
+                    int stopped, int zombies, double cpuShare, long memoryBytes,
+                    MemorySource memorySource) implements RankedGroup {
+
+    /** A group whose memory is its summed RSS (as sampled; see {@link #withMemory}). */
+    public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
+                 List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
+                 OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids,
+                 String cgroup, long cgroupRoom, long cgroupMax,
+                 boolean atCap, Optional<GroupCap> cap, long forksRefused, boolean self,
+                 int stopped, int zombies, double cpuShare) {
+        this(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth, bytesPerSecond,
+                secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, atCap, cap, forksRefused, self,
+                stopped, zombies, cpuShare, rssBytes, MemorySource.RSS);
+    }
 
     /** A group whose process states and CPU time are not known (a test's, a recording's). */
     public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
@@ -67,7 +82,14 @@ public record Group(String command, int tasks, List<Chain> chains, boolean paren
     public Group withCap(boolean atCap, Optional<GroupCap> cap, long forksRefused) {
         return new Group(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth,
                 bytesPerSecond, secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, atCap, cap,
-                forksRefused, self, stopped, zombies, cpuShare);
+                forksRefused, self, stopped, zombies, cpuShare, memoryBytes, memorySource);
+    }
+
+    /** This group with its memory measured. */
+    public Group withMemory(long bytes, MemorySource source) {
+        return new Group(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth,
+                bytesPerSecond, secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, atCap, cap,
+                forksRefused, self, stopped, zombies, cpuShare, bytes, source);
     }
 
     @Override

@@ -14,6 +14,8 @@ import java.util.Locale;
  */
 public record GrowthFit(GrowthShape shape, double perSecond, double growthRate) {
     /** Below this many units per second (or 1% of the mean per second), a count is steady. */
+    /** Not fitted (yet): too few points, or figures read back before their fit. */
+    public static final GrowthFit UNKNOWN = new GrowthFit(GrowthShape.UNKNOWN, 0, 0);
     static final double STEADY_PER_SECOND = 0.5;
     /** Exponential must explain the points this much better (R squared) than a line. */
     static final double EXPONENTIAL_MARGIN = 0.02;

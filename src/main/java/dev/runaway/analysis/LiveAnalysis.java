@@ -4,6 +4,7 @@ package dev.runaway.analysis;
 import dev.runaway.model.PulseSample;
 import dev.runaway.model.ScanSample;
 import dev.runaway.procfs.CgroupPids;
+import dev.runaway.procfs.MemoryFiles;
 import dev.runaway.procfs.ProcEvents;
 import dev.runaway.procfs.ProcessCaps;
 import dev.runaway.procfs.ProcReader;
@@ -39,8 +40,9 @@ public final class LiveAnalysis implements AutoCloseable {
         // The kernel's fork and exit events spare most scans a listing of /proc (root only).
         if (procRoot.equals(Path.of("/proc"))) ProcEvents.open().ifPresent(e -> table.following(this.events = e));
         this.sampler = new Sampler(pulse, table);
-        this.analyzer = new Analyzer(cgroupPids, procRoot.equals(Path.of("/proc")) ? ProcessCaps.live() : ProcessCaps.none(),
-                new dev.runaway.procfs.ProcPaths(procRoot));
+        boolean live = procRoot.equals(Path.of("/proc"));
+        this.analyzer = new Analyzer(cgroupPids, live ? ProcessCaps.live() : ProcessCaps.none(),
+                new dev.runaway.procfs.ProcPaths(procRoot), live ? MemoryFiles.live() : MemoryFiles.none());
     }
 
     public static LiveAnalysis live() {
@@ -99,6 +101,11 @@ public final class LiveAnalysis implements AutoCloseable {
 
     public PulseSample latestPulse() {
         return latestPulse;
+    }
+
+    /** The command keys shown now: their memory is measured (cgroup or PSS) like the most severe groups'. */
+    public void watch(java.util.Set<String> commands) {
+        analyzer.watch(commands);
     }
 
     /** What a stop of this command group would take, from the newest scan. */

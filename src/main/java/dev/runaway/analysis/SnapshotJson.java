@@ -96,6 +96,7 @@ public final class SnapshotJson {
         if (g.recursive()) g.cycle().forEach(cycle::add);
         n.put("repeats", g.repeats());
         n.put("rssBytes", g.rssBytes());
+        n.put("memoryBytes", g.memoryBytes()).put("memorySource", g.memorySource().json());
         n.put("tasksPerSecond", round(g.tasksGrowth().perSecond()));
         n.put("bytesPerSecond", Math.round(g.bytesPerSecond()));
         n.put("growth", g.tasksGrowth().shape().json());

@@ -115,6 +115,8 @@ public final class ScanBench {
             readers.put("runaway full scan (first sight)", () -> table().scan(true).processes().size());
             readers.put("runaway stat-only rescan", () -> warm.scan(true).processes().size());
             readers.put("C reader (open/read/close stat)", ScanBench::cReader);
+            // What a group's memory by PSS costs (analysis.GroupMemory reads it for a few groups, never the table).
+            readers.put("PSS of every process (smaps_rollup)", ScanBench::pssOfAll);
             for (Map.Entry<String, Callable<Integer>> e : readers.entrySet()) times.put(e.getKey(), new ArrayList<>());
             for (int r = 0; r < rounds; r++) {
                 for (Map.Entry<String, Callable<Integer>> e : readers.entrySet()) times.get(e.getKey()).add(timeMs(e.getValue()));
@@ -291,7 +293,14 @@ public final class ScanBench {
     }
 
     /** This JVM's peak resident memory (VmHWM). */
-    static long peakRssBytes() throws IOException {
+    private static int pssOfAll() {
+        dev.runaway.procfs.MemoryFiles files = dev.runaway.procfs.MemoryFiles.live();
+        int read = 0;
+        for (int pid : new ProcReader(Path.of("/proc")).pids()) if (files.pss(pid).isPresent()) read++;
+        return read;
+    }
+
+        static long peakRssBytes() throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith("VmHWM:")) {
                 return Long.parseLong(Arrays.stream(line.substring(6).trim().split("\\s+")).findFirst().orElse("0")) * 1024;

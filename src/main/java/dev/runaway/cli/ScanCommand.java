@@ -87,12 +87,17 @@ public final class ScanCommand implements Callable<Integer> {
     }
 
     static void printCgroups(PrintWriter out, Snapshot s, int rows, int width) {
-        out.println(Header.line(s));
+        printCgroups(out, Header.line(s), s.cgroups(), rows, width);
+    }
+
+    /** The cgroup lens under a header line: live ({@code scan --by-cgroup}) or recorded ({@code replay --by-cgroup}). */
+    static void printCgroups(PrintWriter out, String header, java.util.List<CgroupLoad> cgroups, int rows, int width) {
+        out.println(header);
         out.println(CgroupColumn.row(null, width));
         int shown = 0;
-        for (CgroupLoad c : s.cgroups()) {
+        for (CgroupLoad c : cgroups) {
             if (shown++ >= rows) {
-                out.printf(Locale.ROOT, "... and %d more cgroups (--all)%n", s.cgroups().size() - rows);
+                out.printf(Locale.ROOT, "... and %d more cgroups (--all)%n", cgroups.size() - rows);
                 break;
             }
             out.println(CgroupColumn.row(c, width));

@@ -248,20 +248,21 @@ public final class Charts {
         List<PulsePoint> pulses = timeline.pulses();
         List<Chart.Line> lines = new ArrayList<>();
         List<Chart.Level> levels = new ArrayList<>();
-        List<GroupHistory> byRss = new ArrayList<>(subjectOr(shown(summary.topGroups(), GroupHistory::peakRssBytes)));
-        byRss.sort((a, b) -> Long.compare(b.peakRssBytes(), a.peakRssBytes()));
-        double groupPeak = byRss.isEmpty() ? 0 : byRss.get(0).peakRssBytes();
+        List<GroupHistory> byMemory = new ArrayList<>(subjectOr(shown(summary.topGroups(), GroupHistory::peakMemoryBytes)));
+        byMemory.sort((a, b) -> Long.compare(b.peakMemoryBytes(), a.peakMemoryBytes()));
+        double groupPeak = byMemory.isEmpty() ? 0 : byMemory.get(0).peakMemoryBytes();
         double machinePeak = summary.peakMemoryUsed().map(IncidentSummary.Peak::value).orElse(0L);
         boolean apart = groupPeak > 0 && machinePeak > SHARED_AXIS * groupPeak;
-        for (GroupHistory g : byRss.subList(0, Math.min(3, byRss.size()))) {
-            // Summed RSS counts shared pages once per process: never more than the machine had in use.
-            Chart.Line rss = groupLine(g.command(), ellipsis(Words.shortName(g.command()), 40) + " memory (RSS, at most the machine's used)",
-                    colour(g.command()), apart && g == byRss.get(0), p -> p.rssBytes());
-            for (int i = 0; i < rss.size(); i++) {
-                double used = machineUsedAt(rss.seconds()[i]);
-                if (!Double.isNaN(used) && rss.values()[i] > used) rss.values()[i] = used;
+        for (GroupHistory g : byMemory.subList(0, Math.min(3, byMemory.size()))) {
+            // The figure as measured live (a cgroup's charge, PSS), its source named; summed RSS (older
+            // recordings) counts shared pages once per process: never drawn above the machine's used.
+            Chart.Line memory = groupLine(g.command(), ellipsis(Words.shortName(g.command()), 40) + " memory (" + g.memoryWords() + ")",
+                    colour(g.command()), apart && g == byMemory.get(0), p -> p.memoryBytes());
+            for (int i = 0; i < memory.size(); i++) {
+                double used = machineUsedAt(memory.seconds()[i]);
+                if (!Double.isNaN(used) && memory.values()[i] > used) memory.values()[i] = used;
             }
-            lines.add(rss);
+            lines.add(memory);
         }
         memoryCap.ifPresent(cap -> levels.add(new Chart.Level("memory cap " + bytes(cap), cap, Chart.CAP, false)));
         Optional<ValueAxis> right = Optional.empty();
@@ -300,10 +301,10 @@ public final class Charts {
                 + (summary.memoryTotalBytes() > 0 ? " of " + bytes(summary.memoryTotalBytes()) : "")).orElse("");
         String swap = summary.peakSwapUsed().filter(p -> summary.swapTotalBytes() > 0)
                 .map(p -> "swap peak " + bytes(p.value()) + " of " + bytes(summary.swapTotalBytes())).orElse("");
-        String group = summary.topGroups().stream().filter(g -> g.peakRssBytes() > 0)
-                .max((a, b) -> Long.compare(a.peakRssBytes(), b.peakRssBytes()))
-                .map(g -> Words.shortName(g.command()) + " peak " + bytes(g.peakRssBytes()) + " at "
-                        + clock(g.peakRssSeconds()) + (Double.isNaN(g.bytesPerSecond()) ? ""
+        String group = summary.topGroups().stream().filter(g -> g.peakMemoryBytes() > 0)
+                .max((a, b) -> Long.compare(a.peakMemoryBytes(), b.peakMemoryBytes()))
+                .map(g -> Words.shortName(g.command()) + " peak " + bytes(g.peakMemoryBytes()) + " at "
+                        + clock(g.peakMemorySeconds()) + (Double.isNaN(g.bytesPerSecond()) ? ""
                         : ", " + Words.rate(g.bytesPerSecond() / (1024.0 * 1024), "MiB"))).orElse("");
         return new Chart("memory", "Memory and swap used", join(story, swap, group, source()), axis,
                 ValueAxis.linear(right.isPresent() ? "group memory" : "memory", ValueAxis.Unit.BYTES, top), right, lines,

@@ -2,16 +2,19 @@
 package dev.runaway.export;
 
 import dev.runaway.analysis.GroupCap;
+import dev.runaway.analysis.MemorySource;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.GroupScan;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One command group over a whole timeline: its peaks, and how it grew while it grew. The shape
@@ -22,11 +25,18 @@ import java.util.Optional;
  * @param capTasks the group's cgroup pids.max at the last scan that knew it (older recordings: tasks + room), -1 unknown
  * @param atCap    a scan recorded it at a cap (its forks refused at a limit)
  * @param cap      the limit it pressed on at the last such scan, when recorded
+ * @param peakMemoryBytes the highest memory figure recorded (a cgroup's charge, PSS or capped RSS)
+ * @param memorySources   where the recorded memory figures came from, best first
  */
-public record GroupHistory(String command, int peakTasks, double peakTasksSeconds, long peakRssBytes,
-                           double peakRssSeconds, String growth, double tasksPerSecond, double bytesPerSecond, int chains,
+public record GroupHistory(String command, int peakTasks, double peakTasksSeconds, long peakMemoryBytes,
+                           double peakMemorySeconds, String growth, double tasksPerSecond, double bytesPerSecond, int chains,
                            int deepestChain, boolean parentedToInit, boolean recursive, List<String> cycle, long capTasks,
-                           boolean atCap, Optional<GroupCap> cap) {
+                           boolean atCap, Optional<GroupCap> cap, Set<MemorySource> memorySources) {
+
+    /** "cgroup memory.current", "PSS, RSS, capped": the sources in words, for a legend. */
+    public String memoryWords() {
+        return String.join(" / ", memorySources.stream().map(MemorySource::words).toList());
+    }
 
     /** Every group seen, the highest peak of tasks first. */
     public static List<GroupHistory> of(List<GroupScan> scans) {
@@ -52,6 +62,7 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
         boolean init = false, recursive = false, atCap = false;
         Optional<GroupCap> pressed = Optional.empty();
         List<String> cycle = List.of();
+        Set<MemorySource> sources = EnumSet.noneOf(MemorySource.class);
         Map<String, Integer> shapes = new HashMap<>();
         List<Double> rates = new ArrayList<>(), bytesRates = new ArrayList<>();
         for (int i = 0; i < points.size(); i++) {
@@ -61,10 +72,11 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
                 peakTasks = g.tasks();
                 peakTasksAt = seconds;
             }
-            if (g.rssBytes() > peakRss) {
-                peakRss = g.rssBytes();
+            if (g.memoryBytes() > peakRss) {
+                peakRss = g.memoryBytes();
                 peakRssAt = seconds;
             }
+            sources.add(g.memorySource());
             // pids.max 0 is the guided stop's growth lever (nothing can have grown under it), not the cap
             // the group pressed on: the scans during a stop must not rewrite the cap as 0
             if (g.cgroupMax() > 0) cap = g.cgroupMax();
@@ -95,7 +107,7 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
             bytesRate = median(bytesRates);
         }
         return new GroupHistory(command, peakTasks, peakTasksAt, peakRss, peakRssAt, growth, rate, bytesRate, chains,
-                deepest, init, recursive, cycle, cap, atCap, pressed);
+                deepest, init, recursive, cycle, cap, atCap, pressed, java.util.Collections.unmodifiableSet(sources));
     }
 
     static double median(List<Double> values) {

@@ -44,7 +44,7 @@ public final class IncidentReport {
         s.worstGroup().ifPresent(g -> {
             rows.add(List.of("worst group", g.command()));
             rows.add(List.of("its peak", Words.count(g.peakTasks()) + " tasks at " + r.clock(g.peakTasksSeconds())
-                    + (g.peakRssBytes() > 0 ? ", " + Units.bytes(g.peakRssBytes()) + " resident" : "")
+                    + (g.peakMemoryBytes() > 0 ? ", " + Units.bytes(g.peakMemoryBytes()) + " memory (" + g.memoryWords() + ")" : "")
                     + (g.capTasks() >= 0 ? " (pids.max " + Words.count(g.capTasks()) + ")" : "")));
             rows.add(List.of("growth", g.growthWords() + (Double.isNaN(g.bytesPerSecond()) || g.bytesPerSecond() == 0 ? ""
                     : ", " + Words.rate(g.bytesPerSecond() / (1024.0 * 1024), "MiB"))));

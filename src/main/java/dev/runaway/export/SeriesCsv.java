@@ -32,7 +32,7 @@ public final class SeriesCsv {
             "forks_per_second", "memory_total_bytes", "memory_available_bytes", "memory_used_bytes", "swap_total_bytes",
             "swap_free_bytes", "swap_used_bytes", "pressure_some_avg10_percent", "pressure_full_avg10_percent", "pid_max");
     public static final List<String> GROUP_COLUMNS = List.of("time", "seconds", "processes", "rank", "command", "tasks",
-            "rss_bytes", "growth", "tasks_per_second", "rss_bytes_per_second", "seconds_to_exhaustion", "exhausted_by",
+            "rss_bytes", "memory_bytes", "memory_source", "growth", "tasks_per_second", "rss_bytes_per_second", "seconds_to_exhaustion", "exhausted_by",
             "chains", "deepest_chain", "parented_to_init", "recursive", "cycle", "cgroup_room");
     public static final List<String> EVENT_COLUMNS = List.of("time", "seconds", "kind", "title", "detail", "count", "pid",
             "command", "millis");
@@ -95,6 +95,8 @@ public final class SeriesCsv {
         row.put("command", g.command());
         row.put("tasks", g.tasks());
         row.put("rss_bytes", g.rssBytes());
+        row.put("memory_bytes", g.memoryBytes());
+        row.put("memory_source", g.memorySource().json());
         row.put("growth", g.growth());
         row.put("tasks_per_second", number(g.tasksPerSecond()));
         row.put("rss_bytes_per_second", Double.isNaN(g.bytesPerSecond()) ? null : Math.round(g.bytesPerSecond()));

@@ -2,6 +2,7 @@
 package dev.runaway.timeline;
 
 import dev.runaway.analysis.GroupCap;
+import dev.runaway.analysis.MemorySource;
 import dev.runaway.analysis.RankedGroup;
 
 import java.util.List;
@@ -20,12 +21,25 @@ import java.util.Optional;
  * @param forksRefused        refusals since the scan before; -1 where not counted
  * @param cgroup              the one cgroup that holds every member, or ""
  * @param self                the console's own processes
+ * @param memoryBytes         the group's memory as measured live (a cgroup's charge, PSS or capped RSS)
+ * @param memorySource        where that figure came from
  */
 public record GroupPoint(String command, int tasks, long rssBytes, String growth, double tasksPerSecond,
                          double bytesPerSecond, double secondsToExhaustion, String exhaustedBy, int chains,
                          int deepestChain, boolean parentedToInit, boolean recursive, List<String> cycle,
                          long cgroupRoom, long cgroupMax, boolean atCap, Optional<GroupCap> cap, long forksRefused,
-                         String cgroup, boolean self) implements RankedGroup {
+                         String cgroup, boolean self, long memoryBytes, MemorySource memorySource) implements RankedGroup {
+
+    /** A group whose memory is its summed RSS (recordings before the memory source was written). */
+    public GroupPoint(String command, int tasks, long rssBytes, String growth, double tasksPerSecond,
+                      double bytesPerSecond, double secondsToExhaustion, String exhaustedBy, int chains,
+                      int deepestChain, boolean parentedToInit, boolean recursive, List<String> cycle,
+                      long cgroupRoom, long cgroupMax, boolean atCap, Optional<GroupCap> cap, long forksRefused,
+                      String cgroup, boolean self) {
+        this(command, tasks, rssBytes, growth, tasksPerSecond, bytesPerSecond, secondsToExhaustion, exhaustedBy, chains,
+                deepestChain, parentedToInit, recursive, cycle, cgroupRoom, cgroupMax, atCap, cap, forksRefused, cgroup,
+                self, rssBytes, MemorySource.RSS);
+    }
 
     /** A group not at a cap, in no known cgroup. */
     public GroupPoint(String command, int tasks, long rssBytes, String growth, double tasksPerSecond,
@@ -48,7 +62,7 @@ public record GroupPoint(String command, int tasks, long rssBytes, String growth
     GroupPoint withGrowth(String growth, double tasksPerSecond, double bytesPerSecond) {
         return new GroupPoint(command, tasks, rssBytes, growth, tasksPerSecond, bytesPerSecond, secondsToExhaustion,
                 exhaustedBy, chains, deepestChain, parentedToInit, recursive, cycle, cgroupRoom, cgroupMax, atCap, cap,
-                forksRefused, cgroup, self);
+                forksRefused, cgroup, self, memoryBytes, memorySource);
     }
 
     @Override

@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runaway.analysis.CgroupLoad;
 import dev.runaway.analysis.GroupCap;
+import dev.runaway.analysis.GrowthFit;
 import dev.runaway.analysis.GroupOrder;
+import dev.runaway.analysis.MemorySource;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,7 +54,7 @@ final class IncidentFormat {
      * A scan line: with {@code full}, every group; otherwise only the groups that changed since
      * {@code written} (updated here) and, under {@code gone}, those no longer among the scan's.
      */
-    static ObjectNode scan(GroupScan s, Map<String, GroupPoint> written, boolean full) {
+    static ObjectNode scan(GroupScan s, Map<String, GroupPoint> written, Map<String, CgroupLoad> writtenCgroups, boolean full) {
         ObjectNode n = NODES.objectNode().put("mono", s.monotonicNanos()).put("processes", s.processes());
         if (full) n.put("full", true);
         ArrayNode groups = n.putArray("groups");
@@ -75,24 +78,65 @@ final class IncidentFormat {
             g.cap().ifPresent(c -> o.put("capLimit", c.limit()).put("capValue", c.value()));
             if (!g.cgroup().isEmpty()) o.put("cgroup", g.cgroup());
             if (g.self()) o.put("self", true);
+            // The figure charts draw: written when it is not plain RSS (older readers ignore it).
+            if (g.memorySource() != MemorySource.RSS || g.memoryBytes() != g.rssBytes()) {
+                o.put("memory", g.memoryBytes()).put("memoryFrom", g.memorySource().json());
+            }
         }
-        ArrayNode gone = null;
-        for (var it = written.keySet().iterator(); it.hasNext(); ) {
-            String command = it.next();
-            if (present.contains(command)) continue;
-            it.remove();
-            if (gone == null) gone = n.putArray("gone");
-            gone.add(command);
-        }
+        gone(n, "gone", written.keySet(), present);
+        cgroups(n, s.cgroups(), writtenCgroups);
         return n;
+    }
+
+    /**
+     * The cgroup lens: raw figures only (the reader fits growth again, as for groups), and only
+     * the cgroups whose figures changed since {@code written}; {@code cgroupsGone} for those that left.
+     */
+    private static void cgroups(ObjectNode n, List<CgroupLoad> cgroups, Map<String, CgroupLoad> written) {
+        Set<String> present = new HashSet<>();
+        ArrayNode out = null;
+        for (CgroupLoad c : cgroups) {
+            present.add(c.path());
+            CgroupLoad raw = c.raw();
+            if (raw.equals(written.put(c.path(), raw))) continue;
+            if (out == null) out = n.putArray("cgroups");
+            ObjectNode o = out.addObject().put("path", c.path()).put("tasks", c.tasks()).put("processes", c.processes())
+                    .put("groups", c.groups());
+            if (c.pidsMax() >= 0) o.put("cap", c.pidsMax()).put("room", c.room());
+            if (c.atCap()) o.put("atCap", true).put("refused", c.forksRefused());
+            if (c.self()) o.put("self", true);
+        }
+        gone(n, "cgroupsGone", written.keySet(), present);
+    }
+
+    /** Removes from {@code written} what is not {@code present}, listing it under {@code field}. */
+    private static void gone(ObjectNode n, String field, Set<String> written, Set<String> present) {
+        ArrayNode gone = null;
+        for (var it = written.iterator(); it.hasNext(); ) {
+            String key = it.next();
+            if (present.contains(key)) continue;
+            it.remove();
+            if (gone == null) gone = n.putArray(field);
+            gone.add(key);
+        }
     }
 
     /**
      * A scan read back with the figures as recorded live ({@link IncidentReader} derives them
      * again): the groups of {@code current} (updated here) with this line's changes applied.
      */
-    static GroupScan scan(JsonNode n, Map<String, GroupPoint> current) {
-        if (n.path("full").asBoolean()) current.clear();
+    static GroupScan scan(JsonNode n, Map<String, GroupPoint> current, Map<String, CgroupLoad> currentCgroups) {
+        if (n.path("full").asBoolean()) {
+            current.clear();
+            currentCgroups.clear();
+        }
+        n.path("cgroupsGone").forEach(c -> currentCgroups.remove(c.asText()));
+        for (JsonNode o : n.path("cgroups")) {
+            String path = o.path("path").asText();
+            currentCgroups.put(path, new CgroupLoad(path, o.path("tasks").asInt(), o.path("processes").asInt(),
+                    o.path("groups").asInt(), GrowthFit.UNKNOWN, o.path("cap").asLong(-1), o.path("room").asLong(-1),
+                    o.path("atCap").asBoolean(), o.path("refused").asLong(0), Double.NaN, o.path("self").asBoolean()));
+        }
         n.path("gone").forEach(c -> current.remove(c.asText()));
         for (JsonNode o : n.path("groups")) {
             List<String> cycle = new ArrayList<>();
@@ -104,12 +148,13 @@ final class IncidentFormat {
                     List.copyOf(cycle), o.path("room").asLong(-1), o.path("cap").asLong(-1), o.path("atCap").asBoolean(),
                     o.has("capLimit") ? Optional.of(new GroupCap(o.path("capLimit").asText(), o.path("capValue").asLong()))
                             : Optional.empty(),
-                    o.path("refused").asLong(0), o.path("cgroup").asText(""), o.path("self").asBoolean()));
+                    o.path("refused").asLong(0), o.path("cgroup").asText(""), o.path("self").asBoolean(),
+                    o.path("memory").asLong(o.path("rss").asLong()), MemorySource.ofJson(o.path("memoryFrom").asText("rss"))));
         }
         List<GroupPoint> groups = new ArrayList<>(current.values());
         groups.sort(GroupOrder.severity());
         return new GroupScan(n.path("seconds").asDouble(), time(n), n.path("mono").asLong(), n.path("processes").asInt(),
-                List.copyOf(groups));
+                List.copyOf(groups), List.copyOf(currentCgroups.values()));
     }
 
     static ObjectNode event(TimelineEvent e) {

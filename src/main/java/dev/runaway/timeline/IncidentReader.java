@@ -54,6 +54,8 @@ public final class IncidentReader {
         Map<String, GrowthSeries> series = new HashMap<>();
         GroupOrder.Worst worst = new GroupOrder.Worst(); // the worst group held as live held it
         Map<String, GroupPoint> groups = new java.util.LinkedHashMap<>();
+        Map<String, dev.runaway.analysis.CgroupLoad> cgroups = new java.util.LinkedHashMap<>();
+        Map<String, GrowthSeries> cgroupSeries = new HashMap<>();
         PulsePoint previous = null;
         Optional<JsonNode> end = Optional.empty();
         for (JsonNode n : records) {
@@ -63,9 +65,9 @@ public final class IncidentReader {
                     timeline.add(previous);
                 }
                 case "scan" -> {
-                    GroupScan live = IncidentFormat.scan(n, groups);
+                    GroupScan live = IncidentFormat.scan(n, groups, cgroups);
                     recorded.add(live);
-                    timeline.add(derived(live, series, worst));
+                    timeline.add(derived(live, series, cgroupSeries, worst));
                 }
                 case "sample" -> timeline.add(runSample(n));
                 case "event" -> timeline.add(IncidentFormat.event(n));
@@ -79,7 +81,8 @@ public final class IncidentReader {
     }
 
     /** The scan with each group's growth fitted again on the recorded counts, as the analyzer does. */
-    private static GroupScan derived(GroupScan live, Map<String, GrowthSeries> series, GroupOrder.Worst worst) {
+    private static GroupScan derived(GroupScan live, Map<String, GrowthSeries> series, Map<String, GrowthSeries> cgroupSeries,
+                                     GroupOrder.Worst worst) {
         double now = live.monotonicNanos() / 1e9;
         List<GroupPoint> groups = new ArrayList<>(live.groups().size());
         for (GroupPoint g : live.groups()) {
@@ -91,8 +94,17 @@ public final class IncidentReader {
         Set<String> present = live.groups().stream().map(GroupPoint::command).collect(Collectors.toSet());
         series.entrySet().removeIf(e -> !present.contains(e.getKey()) && e.getValue().staleAt(now));
         groups.sort(GroupOrder.severity());
+        List<dev.runaway.analysis.CgroupLoad> cgroups = new ArrayList<>(live.cgroups().size());
+        for (dev.runaway.analysis.CgroupLoad c : live.cgroups()) {
+            GrowthSeries s = cgroupSeries.computeIfAbsent(c.path(), k -> new GrowthSeries(Analyzer.WINDOW_SECONDS));
+            s.add(now, c.tasks(), 0);
+            cgroups.add(c.withGrowth(s.fitTasks()));
+        }
+        Set<String> paths = live.cgroups().stream().map(dev.runaway.analysis.CgroupLoad::path).collect(Collectors.toSet());
+        cgroupSeries.entrySet().removeIf(e -> !paths.contains(e.getKey()) && e.getValue().staleAt(now));
+        cgroups.sort(GroupOrder.severity());
         return new GroupScan(live.seconds(), live.time(), live.monotonicNanos(), live.processes(),
-                List.copyOf(worst.order(groups, live.seconds())));
+                List.copyOf(worst.order(groups, live.seconds())), List.copyOf(cgroups));
     }
 
     /** Version 1's sandbox sample of {@code runaway run}: one group, the contained command. */

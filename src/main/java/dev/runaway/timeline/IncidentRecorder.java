@@ -30,6 +30,7 @@ public final class IncidentRecorder implements AutoCloseable {
     private PulsePoint lastPulse;
     /** The groups as last written: a scan line holds only what changed (a full one every few seconds). */
     private final Map<String, GroupPoint> written = new HashMap<>();
+    private final Map<String, dev.runaway.analysis.CgroupLoad> writtenCgroups = new HashMap<>();
     private double lastFullSeconds = Double.NEGATIVE_INFINITY;
     private int rotationsSeen;
 
@@ -68,11 +69,13 @@ public final class IncidentRecorder implements AutoCloseable {
     public void snapshot(Snapshot s) {
         double seconds = timeline.secondsOf(s.monotonicNanos());
         List<GroupPoint> groups = new ArrayList<>();
+        // The most severe, and the group shown now wherever it ranks: a replay charts what the console charted.
         for (Group g : s.groups()) {
-            if (groups.size() == Timeline.GROUPS_PER_SCAN) break;
-            groups.add(point(g));
+            if (groups.size() < Timeline.GROUPS_PER_SCAN || s.watched().contains(g.command())) groups.add(point(g));
         }
-        GroupScan scan = new GroupScan(seconds, s.time(), s.monotonicNanos(), s.processes(), List.copyOf(groups));
+        List<dev.runaway.analysis.CgroupLoad> cgroups = s.cgroups().subList(0, Math.min(Timeline.GROUPS_PER_SCAN, s.cgroups().size()));
+        GroupScan scan = new GroupScan(seconds, s.time(), s.monotonicNanos(), s.processes(), List.copyOf(groups),
+                List.copyOf(cgroups));
         List<TimelineEvent> events = detector.events(s, seconds);
         synchronized (this) {
             int rotations = writer == null ? 0 : writer.rotations();
@@ -83,8 +86,9 @@ public final class IncidentRecorder implements AutoCloseable {
                 lastFullSeconds = seconds;
                 rotationsSeen = rotations;
                 written.clear();
+                writtenCgroups.clear();
             }
-            write("scan", seconds, s.time(), IncidentFormat.scan(scan, written, full));
+            write("scan", seconds, s.time(), IncidentFormat.scan(scan, written, writtenCgroups, full));
         }
         timeline.add(scan);
         events.forEach(this::event);
@@ -105,7 +109,7 @@ public final class IncidentRecorder implements AutoCloseable {
                 g.tasksGrowth().perSecond(), g.bytesPerSecond(), g.secondsToExhaustion().orElse(Double.NaN),
                 g.exhaustedBy(), g.chains().size(), deepest, g.parentedToInit(), g.recursive(), g.cycle(), g.cgroupRoom(),
                 g.cgroupMax(), // the cap itself, not tasks + room: the cgroup may also hold a starter or a dying task
-                g.atCap(), g.cap(), g.forksRefused(), g.cgroup(), g.self());
+                g.atCap(), g.cap(), g.forksRefused(), g.cgroup(), g.self(), g.memoryBytes(), g.memorySource());
     }
 
     private void write(String type, double seconds, java.time.Instant time, com.fasterxml.jackson.databind.node.ObjectNode fields) {

@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  * series is thinned to every other point, so a long incident keeps its whole shape.
  */
 public final class Timeline {
-    /** Groups kept per scan, most severe first: what charts and reports show. */
+    /** Groups kept per scan, most severe first (and the console's selected group beside them): what charts and reports show. */
     public static final int GROUPS_PER_SCAN = 20;
     static final int MAX_PULSES = 150_000; // ~4 h at 10 Hz before thinning
     static final int MAX_SCANS = 15_000;

@@ -265,6 +265,8 @@ public final class ConsoleWindow {
             if (is != null && is.getValue() != null) {
                 selectedKey = is.getValue().key();
                 feed.select(is.getValue().command());
+                // its memory measured (cgroup or PSS) while it is shown, and recorded so
+                session.live().ifPresent(l -> l.watch(java.util.Set.of(is.getValue().command())));
             }
             stopButton.setDisable(is == null || !session.isLive());
         });
@@ -345,6 +347,7 @@ public final class ConsoleWindow {
         } else if (!session.isLive() && scan != null && scan != shownScan) {
             shownScan = scan;
             tree.showRecorded(scan.groups());
+            cgroupTable.show(scan.cgroups()); // empty for recordings made before the lens was kept
             afterTreeChange();
         }
         status.setText(exportStatus.isEmpty() ? statusText() : exportStatus + "  ·  " + statusText());

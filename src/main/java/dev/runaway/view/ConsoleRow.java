@@ -53,7 +53,7 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
                 case TASKS -> Integer.toString(g.tasks());
                 case GROWTH -> g.growth();
                 case RATE -> dev.runaway.model.Units.perSecond(g.tasksPerSecond());
-                case MEMORY -> dev.runaway.model.Units.bytes(g.rssBytes());
+                case MEMORY -> dev.runaway.model.Units.bytes(g.memoryBytes());
                 case EXHAUSTS -> g.atCap() ? "AT CAP " + g.cap().map(dev.runaway.analysis.GroupCap::limit).orElse("")
                         : Double.isNaN(g.secondsToExhaustion()) ? "-"
                         : String.format(java.util.Locale.ROOT, "%.0fs %s", g.secondsToExhaustion(), g.exhaustedBy());

@@ -58,6 +58,24 @@ class DrillReplayTest {
             compared++;
         }
         assertThat(compared).as("scans with the drill").isGreaterThan(10);
+        // the cgroup lens too: the drill's sandbox with its cap, figures equal to live's
+        String cgroup = liveScans.stream().map(x -> x.group(command)).filter(g -> g != null && !g.cgroup().isEmpty())
+                .map(GroupPoint::cgroup).findFirst().orElseThrow();
+        int lensCompared = 0;
+        for (int i = 0; i < liveScans.size(); i++) {
+            var a = liveScans.get(i).cgroups().stream().filter(c -> c.path().equals(cgroup)).findFirst();
+            if (a.isEmpty()) continue;
+            assertThat(replayed.get(i).cgroups()).as("scan %d", i).contains(a.get());
+            lensCompared++;
+        }
+        assertThat(lensCompared).as("scans with the drill's cgroup").isGreaterThan(10);
+        // (its last scans are the teardown's, with pids.max 0: the stop's lever, not its cap)
+        assertThat(replayed.stream().flatMap(x -> x.cgroups().stream()).filter(c -> c.path().equals(cgroup)))
+                .as("the replayed lens shows the drill's cgroup at its cap of 120")
+                .anySatisfy(c -> {
+                    assertThat(c.pidsMax()).isEqualTo(120);
+                    assertThat(c.atCap()).isTrue();
+                });
         for (int i = 0; i < live.pulses().size(); i++) {
             assertThat(replay.timeline().pulses().get(i).forksPerSecond()).isEqualTo(live.pulses().get(i).forksPerSecond());
         }

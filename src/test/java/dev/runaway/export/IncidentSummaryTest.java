@@ -56,7 +56,7 @@ class IncidentSummaryTest {
         IncidentSummary s = IncidentSummary.of(IncidentFixtures.memoryCapped());
         GroupHistory worst = s.worstGroup().orElseThrow();
         assertThat(worst.peakTasks()).isEqualTo(IncidentFixtures.deployTasks(5.5));
-        assertThat(worst.peakRssBytes()).isEqualTo(IncidentFixtures.deployRss(5.5));
+        assertThat(worst.peakMemoryBytes()).isEqualTo(IncidentFixtures.deployRss(5.5));
         assertThat(worst.growth()).isEqualTo("linear");
         assertThat(worst.capTasks()).as("no pids.max known").isEqualTo(-1);
         assertThat(s.oom().kernelKills()).isEqualTo(1);
