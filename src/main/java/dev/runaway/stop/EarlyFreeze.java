@@ -138,9 +138,10 @@ public final class EarlyFreeze {
             if (matches.contains(pid)) continue;
             Optional<ProcStat> s = ProcStat.read(proc, pid);
             if (s.isEmpty() || s.get().isZombie()) continue; // gone meanwhile
-            if (key.equals(reader.exe(pid))) continue;
+            String exe = reader.exe(pid);
+            if (key.equals(exe)) continue;
             if (descends(proc, s.get(), members, matches, key, reader)) continue;
-            if (reader.exe(pid).isEmpty() && s.get().state() == 'X') continue;
+            if (exe.isEmpty() && s.get().state() == 'X') continue;
             return "pid " + pid + " (" + s.get().comm() + ")";
         }
         for (int pid : matches) {

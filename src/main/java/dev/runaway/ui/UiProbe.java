@@ -162,7 +162,7 @@ public final class UiProbe implements AutoCloseable {
                     || !java.nio.file.Files.isDirectory(cgroup)) {
                 growth = (System.nanoTime() - enter) / 1_000_000;
             } else {
-                Thread.onSpinWait();
+                Thread.sleep(1); // a spin would take a CPU from the stop being measured
             }
         }
         String[] state = {""};
