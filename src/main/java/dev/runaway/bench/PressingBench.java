@@ -125,6 +125,7 @@ public final class PressingBench {
                 Process stop = tools.start(new ProcessBuilder(launcher(), "stop", "--command", key(drill), "--yes", "--json")
                         .redirectOutput(out.toFile()).redirectError(err.toFile()));
                 boolean ended = stop.waitFor(cliLimit.toMillis(), TimeUnit.MILLISECONDS);
+                String stuck = ended ? "" : whereStuck(stop.pid());
                 if (!ended) stop.destroyForcibly();
                 watch.awaitZero(ended ? 3000 : 0);
                 watch.close();
@@ -141,7 +142,7 @@ public final class PressingBench {
                     progress.flush();
                     return s;
                 }
-                String note = (!ended ? "did not end within " + cliLimit.toSeconds() + " s; killed"
+                String note = (!ended ? "did not end within " + cliLimit.toSeconds() + " s; killed; it was " + stuck
                         : j == null ? "no JSON: " + text.strip() : "JSON without millisToGrowthStopped (zeroConfirmed "
                         + j.path("zeroConfirmed").asBoolean() + ", millisToZero from its confirmation " + j.path("millisToZero").asLong() + ")")
                         + (errTail.isEmpty() ? "" : "; stderr: " + errTail);
@@ -149,7 +150,7 @@ public final class PressingBench {
                 progress.flush();
                 return new Stop("guided CLI", tasks, watch.millisToGrowthStopped(), watch.millisToZero(),
                         j != null && j.path("zeroConfirmed").asBoolean(), left, watch.loadMax(),
-                        "outside (from the launcher's start)", -1, note);
+                        "outside (from the bench's spawn)", -1, note);
             } finally {
                 Files.deleteIfExists(out);
                 Files.deleteIfExists(err);
@@ -173,6 +174,45 @@ public final class PressingBench {
         if (!early.isMissingNode()) b.append("; early freeze: ").append(early.path("result").asText()).append(' ').append(early.path("phaseMillis"));
         b.append("; priority: ").append(j.path("plan").path("priority").asText(j.path("priority").asText("?")));
         return b.toString();
+    }
+
+    /**
+     * Where a command that did not end was: its program, then its threads grouped by name, state,
+     * scheduling policy and the top of their kernel stacks (root reads /proc/PID/task/TID/stack).
+     */
+    static String whereStuck(long pid) {
+        Path proc = Path.of("/proc", Long.toString(pid));
+        StringBuilder b = new StringBuilder();
+        try {
+            b.append(Files.readSymbolicLink(proc.resolve("exe")));
+        } catch (java.io.IOException e) {
+            b.append("(exe unreadable)");
+        }
+        java.util.Map<String, Integer> threads = new java.util.LinkedHashMap<>();
+        try (var tids = Files.list(proc.resolve("task"))) {
+            for (Path t : tids.toList()) {
+                String stat = text(t.resolve("stat"));
+                if (stat.lastIndexOf(')') < 0) continue;
+                String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                String stack = String.join(" < ", text(t.resolve("stack")).lines().limit(5)
+                        .map(l -> l.replaceAll("^\\[<[0-9a-f]+>\\] ", "").replaceAll("\\+0x.*", "")).toList());
+                String policy = f.length > 38 ? f[38] : "?";
+                threads.merge(comm.replaceAll("\\d+", "#") + " " + f[0] + " policy " + policy + (stack.isEmpty() ? "" : " in " + stack), 1, Integer::sum);
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            b.append(" (threads unreadable: ").append(e.getMessage()).append(')');
+        }
+        threads.forEach((what, n) -> b.append("; ").append(n).append(" x ").append(what));
+        return b.toString();
+    }
+
+    private static String text(Path file) {
+        try {
+            return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            return "";
+        }
     }
 
     private static String tail(Path file, int lines) {

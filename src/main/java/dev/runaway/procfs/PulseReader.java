@@ -23,9 +23,9 @@ public final class PulseReader {
         this.memory = memory;
     }
 
-    /** The live machine: /proc, with memory and swap from OSHI. */
+    /** The live machine: /proc, memory and swap from /proc/meminfo (OSHI would start processes: MeminfoMemory). */
     public static PulseReader live() {
-        return new PulseReader(Path.of("/proc"), new OshiMemory());
+        return new PulseReader(Path.of("/proc"), new MeminfoMemory(Path.of("/proc")));
     }
 
     public PulseSample read() {

@@ -3,12 +3,11 @@ package dev.runaway.sys;
 
 import com.sun.jna.Library;
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 
 /** The few libc calls Java has no API for: signals other than SIGTERM/SIGKILL, and our uid. */
 public interface LibC extends Library {
-    LibC INSTANCE = Native.load("c", LibC.class);
+    LibC INSTANCE = Jna.libc(LibC.class);
 
     int SIGKILL = 9;
     int SIGSTOP = 19;

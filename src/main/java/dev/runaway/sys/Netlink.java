@@ -3,12 +3,11 @@ package dev.runaway.sys;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 
 /** The socket calls a netlink listener needs (the kernel's process events connector). */
 public interface Netlink extends Library {
-    Netlink INSTANCE = Native.load("c", Netlink.class);
+    Netlink INSTANCE = Jna.libc(Netlink.class);
 
     int AF_NETLINK = 16;
     int SOCK_DGRAM = 2;

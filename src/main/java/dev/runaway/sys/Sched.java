@@ -3,7 +3,6 @@ package dev.runaway.sys;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
-import com.sun.jna.Native;
 
 /**
  * Scheduling for the threads that must keep answering while a runaway holds thousands of
@@ -15,7 +14,7 @@ import com.sun.jna.Native;
  */
 public final class Sched {
     interface Calls extends Library {
-        Calls INSTANCE = Native.load("c", Calls.class);
+        Calls INSTANCE = Jna.libc(Calls.class);
 
         int sched_setscheduler(int pid, int policy, int[] param) throws LastErrorException;
 

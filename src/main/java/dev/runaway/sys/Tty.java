@@ -3,7 +3,6 @@ package dev.runaway.sys;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
-import com.sun.jna.Native;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -15,7 +14,7 @@ import java.util.Arrays;
  */
 public final class Tty implements AutoCloseable {
     interface Calls extends Library {
-        Calls INSTANCE = Native.load("c", Calls.class);
+        Calls INSTANCE = Jna.libc(Calls.class);
 
         int open(String path, int flags) throws LastErrorException;
 

@@ -3,7 +3,6 @@ package dev.runaway.timeline.oom;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 
 /**
@@ -12,7 +11,7 @@ import com.sun.jna.Pointer;
  * descriptor skips the records already in the ring buffer.
  */
 interface Posix extends Library {
-    Posix INSTANCE = Native.load("c", Posix.class);
+    Posix INSTANCE = dev.runaway.sys.Jna.libc(Posix.class);
 
     int O_RDONLY = 0;
     int O_NONBLOCK = 0x800;
