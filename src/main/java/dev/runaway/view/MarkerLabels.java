@@ -12,7 +12,8 @@ import java.util.function.ToDoubleFunction;
  * Where the console chart's marker labels go, in the band above the data: each label beside its
  * line, inside the plot (never clipped at an edge), in the first of a few rows where it covers no
  * other label; when no row is free, it joins the label it collides with ("stop · zero"), and
- * repeats of one text are counted ("cap pids.max tool ×2"). Pixel positions are the view's,
+ * repeats of one text are counted ("cap pids.max tool ×2"), texts of one kind share their words
+ * ("cap pids.max worker-1, tool"). Pixel positions are the view's,
  * measured by its font; the layout is decided here so tests drive it without a display.
  */
 public final class MarkerLabels {
@@ -106,13 +107,25 @@ public final class MarkerLabels {
             left = Math.max(0, Math.min(left, plotWidth - width));
         }
 
-        /** Each text once, in order, with its count when it repeats. */
+        /**
+         * Each text once, in order, with its count when it repeats; texts of one kind (all but
+         * their last word alike: "cap pids.max tool", "cap pids.max worker-1") share it once.
+         */
         String text() {
             Map<String, Integer> counts = new LinkedHashMap<>();
             for (String t : texts) counts.merge(t, 1, Integer::sum);
-            List<String> parts = new ArrayList<>();
-            counts.forEach((t, n) -> parts.add(n == 1 ? t : t + " \u00d7" + n));
-            return String.join(JOIN, parts);
+            StringBuilder b = new StringBuilder();
+            String kind = null;
+            for (Map.Entry<String, Integer> e : counts.entrySet()) {
+                String t = e.getKey();
+                int space = t.lastIndexOf(' ');
+                String k = space < 0 ? null : t.substring(0, space);
+                if (b.length() > 0) b.append(k != null && k.equals(kind) ? ", " : JOIN);
+                b.append(b.length() > 0 && k != null && k.equals(kind) ? t.substring(space + 1) : t);
+                if (e.getValue() > 1) b.append(" \u00d7").append(e.getValue());
+                kind = k;
+            }
+            return b.toString();
         }
     }
 }

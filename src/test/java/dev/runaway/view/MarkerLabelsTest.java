@@ -57,6 +57,17 @@ class MarkerLabelsTest {
     }
 
     @Test
+    void joinedTextsOfOneKindShareTheirWords() {
+        // The busy screenshots: three caps of other groups before the drill's, then stop and zero.
+        List<Placed> placed = MarkerLabels.layout(List.of(new Marker(4, "cap pids.max deploy.sh"),
+                new Marker(5, "cap pids.max worker-1"), new Marker(4, "cap pids.max worker-1"),
+                new Marker(100, "cap pids.max tool"), new Marker(420, "stop"), new Marker(440, "zero")), 510, 1, WIDTH);
+        assertThat(placed).extracting(Placed::text).containsExactly("cap pids.max deploy.sh, worker-1 ×2, tool", "stop · zero");
+        assertInside(placed, 510);
+        assertApart(placed);
+    }
+
+    @Test
     void aJoinedLabelThatGrowsIntoItsNeighbourTakesItIn() {
         // "b" fits beside "a"; "c" joins "b", and "b · c", pushed left by the edge, now reaches "a".
         List<Placed> placed = MarkerLabels.layout(List.of(new Marker(0, "aaaa"), new Marker(45, "bbbb"),
@@ -94,7 +105,7 @@ class MarkerLabelsTest {
     /** How many markers a label names: its parts, each with its count. */
     private static int named(Placed p) {
         int n = 0;
-        for (String part : p.text().split(" · ")) {
+        for (String part : p.text().split(" · |, ")) {
             int times = part.lastIndexOf(" ×");
             n += times < 0 ? 1 : Integer.parseInt(part.substring(times + 2));
         }
