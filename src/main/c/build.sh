@@ -44,8 +44,11 @@ mkdir -p "$out"
 for file in "$src"/*.c; do
   name=$(basename "$file" .c)
   if [ ! -f "$out/.flags" ] || [ ! -x "$out/$name" ] || [ "$file" -nt "$out/$name" ]; then
+    # runaway-rt runs before anything at ordinary priority during a fire: static, no loader.
+    link=""
+    if [ "$name" = runaway-rt ]; then link=-static-pie; fi
     # shellcheck disable=SC2086 # the flags are words
-    "$cc" $flags -o "$out/$name" "$file"
+    "$cc" $flags $link -o "$out/$name" "$file"
   fi
 done
 echo "$cc $flags" > "$out/.flags"

@@ -117,11 +117,13 @@ public final class PressingBench {
         try (Drill drill = pressingAtCap()) {
             if (listFirst) listings.addAll(listings(tools));
             Path out = Files.createTempFile("runaway-bench-stop", ".json");
+            Path err = Files.createTempFile("runaway-bench-stop", ".err");
             try {
                 long start = System.nanoTime();
+                java.time.Instant spawned = java.time.Instant.now();
                 CgroupWatch watch = new CgroupWatch(drill.sandbox(), memberDir(drill), start);
                 Process stop = tools.start(new ProcessBuilder(launcher(), "stop", "--command", key(drill), "--yes", "--json")
-                        .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD));
+                        .redirectOutput(out.toFile()).redirectError(err.toFile()));
                 boolean ended = stop.waitFor(cliLimit.toMillis(), TimeUnit.MILLISECONDS);
                 if (!ended) stop.destroyForcibly();
                 watch.awaitZero(ended ? 3000 : 0);
@@ -129,20 +131,56 @@ public final class PressingBench {
                 int left = drill.sandbox().memberPids().size();
                 String text = Files.readString(out, StandardCharsets.UTF_8);
                 JsonNode j = ended && text.contains("{") ? json.readTree(text.substring(text.indexOf('{'))) : null;
+                String errTail = tail(err, 3);
                 if (j != null && j.has("millisToGrowthStopped")) {
-                    return new Stop("guided CLI", tasks, j.get("millisToGrowthStopped").asLong(), j.path("millisToZero").asLong(-1),
+                    Stop s = new Stop("guided CLI", tasks, j.get("millisToGrowthStopped").asLong(), j.path("millisToZero").asLong(-1),
                             j.path("zeroConfirmed").asBoolean(), j.path("survivors").size(), watch.loadMax(), "the command's JSON", -1,
-                            "outside: growth stopped " + watch.millisToGrowthStopped() + " ms, zero " + watch.millisToZero() + " ms");
+                            "outside: growth stopped " + watch.millisToGrowthStopped() + " ms, zero " + watch.millisToZero()
+                            + " ms after the bench spawned it; " + phases(j, spawned));
+                    progress.printf("  growth stopped %,d ms, zero %,d ms after; %s%n", s.millisToGrowthStopped(), s.millisToZero(), s.note());
+                    progress.flush();
+                    return s;
                 }
-                String note = !ended ? "did not end within " + cliLimit.toSeconds() + " s; killed"
+                String note = (!ended ? "did not end within " + cliLimit.toSeconds() + " s; killed"
                         : j == null ? "no JSON: " + text.strip() : "JSON without millisToGrowthStopped (zeroConfirmed "
-                        + j.path("zeroConfirmed").asBoolean() + ", millisToZero from its confirmation " + j.path("millisToZero").asLong() + ")";
+                        + j.path("zeroConfirmed").asBoolean() + ", millisToZero from its confirmation " + j.path("millisToZero").asLong() + ")")
+                        + (errTail.isEmpty() ? "" : "; stderr: " + errTail);
+                progress.printf("  %s%n", note);
+                progress.flush();
                 return new Stop("guided CLI", tasks, watch.millisToGrowthStopped(), watch.millisToZero(),
                         j != null && j.path("zeroConfirmed").asBoolean(), left, watch.loadMax(),
                         "outside (from the launcher's start)", -1, note);
             } finally {
                 Files.deleteIfExists(out);
+                Files.deleteIfExists(err);
             }
+        }
+    }
+
+    /** Where the command's time went, from its JSON: the launcher's phases and the early freeze's. */
+    private static String phases(JsonNode j, java.time.Instant spawned) {
+        JsonNode t = j.path("timings");
+        StringBuilder b = new StringBuilder("from the launcher's start:");
+        if (t.has("launcherStartedAt")) {
+            long spawnToLauncher = java.time.Duration.between(spawned, java.time.Instant.parse(t.get("launcherStartedAt").asText())).toMillis();
+            b.append(" (its spawn ").append(spawnToLauncher).append(" ms before)");
+        }
+        for (String k : List.of("launcherToRealtime", "launcherToJvmExec", "launcherToCommand", "launcherToCoreReady",
+                "launcherToEarlyFreezeDone", "launcherToPlan")) {
+            if (t.has(k)) b.append(' ').append(k.replace("launcherTo", "")).append(' ').append(t.get(k).asText());
+        }
+        JsonNode early = j.path("plan").path("earlyFreeze");
+        if (!early.isMissingNode()) b.append("; early freeze: ").append(early.path("result").asText()).append(' ').append(early.path("phaseMillis"));
+        b.append("; priority: ").append(j.path("plan").path("priority").asText(j.path("priority").asText("?")));
+        return b.toString();
+    }
+
+    private static String tail(Path file, int lines) {
+        try {
+            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return String.join(" | ", all.subList(Math.max(0, all.size() - lines), all.size())).strip();
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return "";
         }
     }
 

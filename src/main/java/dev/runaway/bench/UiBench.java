@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.Optional;
 
 /**
@@ -54,17 +55,12 @@ public final class UiBench {
     public Result run() throws Exception {
         Duration lifetime = duration.plus(warmUp).plusMinutes(5);
         try (PidMax pidMax = PidMax.atLeast(sleepers + pressing + 16_384, progress);
-             Sandbox sandbox = Sandboxes.create(SandboxSpec.of("bench-ui", sleepers + 64).withLifetime(lifetime));
-             dev.runaway.drill.Drill fire = pressing > 0
-                     ? dev.runaway.drill.Drills.start(dev.runaway.drill.Scenario.PRESSING, pressing, lifetime, false) : null) {
+             Sandbox sandbox = Sandboxes.create(SandboxSpec.of("bench-ui", sleepers + 64).withLifetime(lifetime))) {
+            dev.runaway.drill.Drill fire = null;
             if (sleepers > 0) {
                 progress.printf("starting %,d sleepers in %s%n", sleepers, sandbox.containment());
                 progress.flush();
                 ScanBench.startSleepers(sandbox, sleepers);
-            }
-            if (fire != null) {
-                progress.printf("%,d tasks of the pressing drill %s on their way to their cap%n", pressing, fire.info().id());
-                progress.flush();
             }
             // Recording, as the console does by default, to a file of the bench's own that goes at the end.
             Path folder = Files.createTempDirectory("runaway-bench-ui");
@@ -84,6 +80,19 @@ public final class UiBench {
                     progress.printf("window open; warming up for %d s%n", warmUp.toSeconds());
                     progress.flush();
                     Thread.sleep(Math.max(3000, warmUp.toMillis() / 2));
+                    if (pressing > 0) {
+                        // As a user meets a fire: the console already open, then the runaway starts.
+                        fire = dev.runaway.drill.Drills.start(dev.runaway.drill.Scenario.PRESSING, pressing, lifetime, false);
+                        progress.printf("%,d tasks of the pressing drill %s on their way to their cap%n", pressing, fire.info().id());
+                        progress.flush();
+                        long capDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+                        while ((fire.sandbox().taskCount() < pressing || fire.sandbox().failedForks() <= 0) && System.nanoTime() < capDeadline) {
+                            Thread.sleep(100);
+                        }
+                        progress.printf("  %,d tasks pressing on their cap, %,d forks refused; load %.0f%n", fire.sandbox().taskCount(),
+                                fire.sandbox().failedForks(), load1());
+                        progress.flush();
+                    }
                     probe.expandBiggest();
                     Thread.sleep(Math.max(0, warmUp.toMillis() / 2));
                     progress.printf("measuring for %d s%n", duration.toSeconds());
@@ -123,6 +132,7 @@ public final class UiBench {
                             round(cores), ScanBench.peakRssBytes(), pressing, round(pulseRate), round(loadMax[0]), windowStop[0]);
                 } finally {
                     probe.close();
+                    if (fire != null) fire.close();
                 }
             } finally {
                 try (var files = Files.list(folder)) {

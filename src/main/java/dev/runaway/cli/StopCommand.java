@@ -56,6 +56,8 @@ public final class StopCommand implements Callable<Integer> {
     static final String LAUNCHED_PID = "RUNAWAY_LAUNCHED_PID";
     /** Set by the launcher just before it execs java: the launcher's own share of the start-up. */
     static final String LAUNCHER_EXEC_AT = "RUNAWAY_EXEC_AT";
+    /** Set by runaway-rt when the launcher became a real-time task: how long it ran at ordinary priority. */
+    static final String REALTIME_AT = "RUNAWAY_REALTIME_AT";
 
     @Spec
     CommandSpec spec;
@@ -163,7 +165,7 @@ public final class StopCommand implements Callable<Integer> {
             long growthStoppedNanos = early.map(EarlyFreeze.Frozen::atNanos).orElse(outcome.millisToGrowthStopped() < 0 ? -1
                     : confirmed + outcome.millisToGrowthStopped() * 1_000_000);
             long zeroNanos = outcome.millisToZero() < 0 ? -1 : confirmed + outcome.millisToZero() * 1_000_000;
-            Timings timings = new Timings(launchedMicros, launcherMicros(LAUNCHER_EXEC_AT), enteredMicros, entered, coreReady, earlyDone, planned, growthStoppedNanos,
+            Timings timings = new Timings(launchedMicros, launcherMicros(REALTIME_AT), launcherMicros(LAUNCHER_EXEC_AT), enteredMicros, entered, coreReady, earlyDone, planned, growthStoppedNanos,
                     zeroNanos);
             if (json) out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(
                     toJson(plan, outcome, timings, priority, early, attempt)));
@@ -176,7 +178,7 @@ public final class StopCommand implements Callable<Integer> {
      * When things happened, for the figures: the launcher's start (or the JVM's), this command's
      * start, the plan, growth stopped, zero (nanoTime; -1 when it did not happen).
      */
-    record Timings(long launchedMicros, long execMicros, long enteredMicros, long enteredNanos, long coreReadyNanos, long earlyFreezeNanos,
+    record Timings(long launchedMicros, long realtimeMicros, long execMicros, long enteredMicros, long enteredNanos, long coreReadyNanos, long earlyFreezeNanos,
                    long plannedNanos, long growthStoppedNanos, long zeroNanos) {
         long sinceLaunch(long nanos) {
             if (nanos < 0) return -1;
@@ -312,6 +314,8 @@ public final class StopCommand implements Callable<Integer> {
         root.put("millisToGrowthStopped", t.sinceLaunch(t.growthStoppedNanos()));
         root.put("millisToZero", t.growthToZero());
         ObjectNode timings = root.putObject("timings");
+        timings.put("launcherStartedAt", java.time.Instant.EPOCH.plus(t.launchedMicros(), java.time.temporal.ChronoUnit.MICROS).toString());
+        if (t.realtimeMicros() > 0) timings.put("launcherToRealtime", (t.realtimeMicros() - t.launchedMicros()) / 1000.0);
         if (t.execMicros() > 0) timings.put("launcherToJvmExec", (t.execMicros() - t.launchedMicros()) / 1000);
         timings.put("launcherToCommand", (t.enteredMicros() - t.launchedMicros()) / 1000);
         timings.put("launcherToCoreReady", t.sinceLaunch(t.coreReadyNanos()));

@@ -37,6 +37,14 @@ final class StopPanel {
     private final Runnable onClose;
     private StopSession planned;
     private volatile boolean running;
+    /**
+     * While a plan waits for its confirmation: this (JavaFX) thread raised ahead of ordinary
+     * tasks, and the thread that will run the stop already started and raised, waiting for it.
+     * During a fire an ordinary thread waits seconds for a CPU: Enter is handled on this
+     * thread, and a thread started at Enter would wait its turn before it could raise itself.
+     */
+    private dev.runaway.sys.Sched.Raised fxRaised;
+    private java.util.concurrent.CompletableFuture<StopSession> confirmed;
 
     StopPanel(GuidedStop stop, Runnable onClose) {
         this.stop = stop;
@@ -60,7 +68,9 @@ final class StopPanel {
         confirm.setOnAction(e -> run());
         close.setCancelButton(true);
         close.setOnAction(e -> {
-            if (!running) onClose.run();
+            if (running) return;
+            standDown();
+            onClose.run();
         });
         Region gap = new Region();
         HBox.setHgrow(gap, Priority.ALWAYS);
@@ -72,6 +82,7 @@ final class StopPanel {
 
     /** Shows the plan for this row (read on a worker thread; the helper may be started meanwhile). */
     void open(ConsoleRow row) {
+        standDown();
         planned = null;
         title.setText("Guided stop: " + row.stopLabel());
         plan.setText("Reading the targets...");
@@ -107,6 +118,7 @@ final class StopPanel {
         if (!p.helperNote().isEmpty()) text.append("\nHelper: ").append(p.helperNote());
         plan.setText(text.toString());
         confirm.setText(String.format(Locale.ROOT, "Stop %d processes", p.plan().members().size()));
+        standBy();
         confirm.setDisable(false);
         confirm.setDefaultButton(true); // Enter confirms, once the plan is on screen
         confirm.requestFocus();
@@ -121,26 +133,53 @@ final class StopPanel {
         close.setDisable(true);
         state.setText("Running: stop growth, kill the fixed set, confirm zero, restore...");
         StopSession p = planned;
+        if (confirmed != null && confirmed.complete(p)) return; // the raised thread waiting for it runs it
+        worker("runaway-stop-run", () -> execute(p));
+    }
+
+    /** Starts the thread that will run the stop, raised, and raises this thread until the stop ends or the panel closes. */
+    private void standBy() {
+        if (fxRaised == null) fxRaised = dev.runaway.sys.Sched.raisedWhile();
+        java.util.concurrent.CompletableFuture<StopSession> next = new java.util.concurrent.CompletableFuture<>();
+        confirmed = next;
         worker("runaway-stop-run", () -> {
-            StopEngine.Outcome outcome;
-            try {
-                outcome = stop.run(p, false, step -> Platform.runLater(() -> {
-                    steps.getItems().add(step.toString());
-                    steps.scrollTo(steps.getItems().size() - 1);
-                    state.setText(step.step() + ": " + step.count() + " (" + step.lever() + ")");
-                }));
-            } catch (RuntimeException e) {
-                String why = e.getMessage();
-                Platform.runLater(() -> finish("The stop failed: " + why, false));
-                return;
+            try (var raised = dev.runaway.sys.Sched.raisedWhile()) {
+                StopSession p = next.join();
+                if (p != null) execute(p);
             }
-            StopEngine.Outcome o = outcome;
-            Platform.runLater(() -> finish(summary(o), o.zeroConfirmed()));
         });
+    }
+
+    /** Lowers this thread again; the waiting thread, if nothing was confirmed, ends. */
+    private void standDown() {
+        if (confirmed != null) confirmed.complete(null);
+        confirmed = null;
+        if (fxRaised != null) fxRaised.close();
+        fxRaised = null;
+    }
+
+    private void execute(StopSession p) {
+        StopEngine.Outcome outcome;
+        try {
+            outcome = stop.run(p, false, step -> Platform.runLater(() -> {
+                steps.getItems().add(step.toString());
+                steps.scrollTo(steps.getItems().size() - 1);
+                state.setText(step.step() + ": " + step.count() + " (" + step.lever() + ")");
+            }));
+        } catch (RuntimeException e) {
+            String why = e.getMessage();
+            Platform.runLater(() -> finish("The stop failed: " + why, false));
+            return;
+        }
+        StopEngine.Outcome o = outcome;
+        Platform.runLater(() -> finish(summary(o), o.zeroConfirmed()));
     }
 
     private void finish(String text, boolean zero) {
         running = false;
+        confirmed = null;
+        if (fxRaised != null) fxRaised.close();
+        fxRaised = null;
         state.setText(text);
         state.getStyleClass().removeAll("stop-zero", "stop-survivors");
         state.getStyleClass().add(zero ? "stop-zero" : "stop-survivors");

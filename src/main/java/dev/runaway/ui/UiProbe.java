@@ -153,6 +153,13 @@ public final class UiProbe implements AutoCloseable {
         }
         long planMillis = (System.nanoTime() - planStart) / 1_000_000;
         if (!ready[0]) return new WindowStop(planMillis, -1, -1, "no plan within the limit");
+        // The watch must not be later than what it watches: raised like the stop it measures.
+        try (var raised = dev.runaway.sys.Sched.raisedWhile()) {
+            return afterEnter(cgroup, deadline, planMillis);
+        }
+    }
+
+    private WindowStop afterEnter(java.nio.file.Path cgroup, long deadline, long planMillis) throws Exception {
         long enter = System.nanoTime();
         Platform.runLater(() -> javafx.event.Event.fireEvent(window.stopPanel.confirm, new javafx.scene.input.KeyEvent(
                 javafx.scene.input.KeyEvent.KEY_PRESSED, "\r", "", javafx.scene.input.KeyCode.ENTER, false, false, false, false)));

@@ -81,11 +81,17 @@ class ConsoleStopTest {
         assertThat(panel.plan.getText()).contains("Stop plan for " + tool).contains("1. Stop growth: ")
                 .contains("not: ").contains("4. Restore: execute bits back as recorded");
         assertThat(panel.confirm.getText()).matches("Stop \\d+ processes");
+        // During a fire an ordinary thread waits seconds for a CPU: while the plan waits for Enter,
+        // the thread that handles it is real-time and the stop's thread is already running, raised.
+        assertThat(policyOnFx()).as("the JavaFX thread while the plan waits").isEqualTo(SCHED_RR);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals("runaway-stop-run") && t.getState() == Thread.State.WAITING));
 
         robot.clickOn(panel.confirm);
         WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> panel.state.getText().startsWith("Zero confirmed")
                 || panel.state.getText().startsWith("Zero NOT"));
         assertThat(panel.state.getText()).startsWith("Zero confirmed").contains("Restored " + tool + " to mode 755");
+        assertThat(policyOnFx()).as("the JavaFX thread once the stop is done").isEqualTo(SCHED_OTHER);
         assertThat(panel.steps.getItems()).anyMatch(s -> s.startsWith("stop growth"))
                 .anyMatch(s -> s.startsWith("confirm zero")).anyMatch(s -> s.startsWith("restore"));
         assertThat(mode(tool)).as("execute bits back as recorded").isEqualTo(modeBefore).isEqualTo(0755);
@@ -97,6 +103,24 @@ class ConsoleStopTest {
         robot.clickOn(panel.close);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(panel.card.getParent().isVisible()).isFalse();
+    }
+
+    private static final int SCHED_OTHER = 0;
+    private static final int SCHED_RR = 2;
+
+    /** The JavaFX thread's scheduling policy (field 41 of /proc/thread-self/stat, read on that thread). */
+    private static int policyOnFx() throws Exception {
+        java.util.concurrent.CompletableFuture<Integer> policy = new java.util.concurrent.CompletableFuture<>();
+        javafx.application.Platform.runLater(() -> {
+            try {
+                String stat = new String(Files.readAllBytes(Path.of("/proc/thread-self/stat")), java.nio.charset.StandardCharsets.US_ASCII);
+                String[] after = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+                policy.complete(Integer.parseInt(after[41 - 3])); // after the name comes field 3 (state); policy is 41
+            } catch (Exception e) {
+                policy.completeExceptionally(e);
+            }
+        });
+        return policy.get(10, TimeUnit.SECONDS);
     }
 
     private ConsoleRow selected() {
