@@ -301,8 +301,8 @@ public final class Charts {
                 + (summary.memoryTotalBytes() > 0 ? " of " + bytes(summary.memoryTotalBytes()) : "")).orElse("");
         String swap = summary.peakSwapUsed().filter(p -> summary.swapTotalBytes() > 0)
                 .map(p -> "swap peak " + bytes(p.value()) + " of " + bytes(summary.swapTotalBytes())).orElse("");
-        String group = summary.topGroups().stream().filter(g -> g.peakMemoryBytes() > 0)
-                .max((a, b) -> Long.compare(a.peakMemoryBytes(), b.peakMemoryBytes()))
+        // The subtitle is about the chart's subject (the stopped group), like its lines.
+        String group = byMemory.stream().filter(g -> g.peakMemoryBytes() > 0).findFirst()
                 .map(g -> Words.shortName(g.command()) + " peak " + bytes(g.peakMemoryBytes()) + " at "
                         + clock(g.peakMemorySeconds()) + (Double.isNaN(g.bytesPerSecond()) ? ""
                         : ", " + Words.rate(g.bytesPerSecond() / (1024.0 * 1024), "MiB"))).orElse("");

@@ -25,14 +25,31 @@ final class CgroupTable {
     CgroupTable() {
         view.setPlaceholder(new Label("No cgroups read yet"));
         view.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
-        for (CgroupColumn c : CgroupColumn.values()) {
+        // CGROUP names the row: first, so it is seen at the window's width (the terminal has it last).
+        List<CgroupColumn> columns = new java.util.ArrayList<>(List.of(CgroupColumn.values()));
+        columns.remove(CgroupColumn.CGROUP);
+        columns.add(0, CgroupColumn.CGROUP);
+        for (CgroupColumn c : columns) {
             TableColumn<CgroupRow, String> col = new TableColumn<>();
             Label header = new Label(c.title());
             header.setTooltip(new Tooltip(c.description()));
             col.setGraphic(header);
             col.setCellValueFactory(p -> new ReadOnlyStringWrapper(p.getValue().cells().get(c.ordinal())));
             col.setSortable(false); // most severe first, held under the pointer
-            col.setPrefWidth(c == CgroupColumn.CGROUP ? 360 : Math.max(c.title().length() * 11 + 20, c.width() * 8));
+            col.setPrefWidth(c == CgroupColumn.CGROUP ? CgroupRow.LABEL_CHARS * 7.5 + 16 : Math.max(c.title().length() * 11 + 20, c.width() * 8));
+            if (c == CgroupColumn.CGROUP) {
+                col.setCellFactory(x -> new TableCell<>() {
+                    private final Tooltip full = new Tooltip();
+
+                    @Override
+                    protected void updateItem(String text, boolean empty) {
+                        super.updateItem(text, empty);
+                        setText(empty || text == null ? null : CgroupRow.elide(text, CgroupRow.LABEL_CHARS));
+                        full.setText(text);
+                        setTooltip(empty || text == null ? null : full);
+                    }
+                });
+            }
             if (c == CgroupColumn.STATE) {
                 col.setCellFactory(x -> new TableCell<>() {
                     @Override

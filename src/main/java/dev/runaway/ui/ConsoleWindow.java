@@ -339,9 +339,11 @@ public final class ConsoleWindow {
                 ChainTree.Prepared rows = tree.prepare(snapshot.groups(), filterText);
                 Platform.runLater(() -> {
                     preparing = false;
+                    boolean selectedInView = selectedInView();
                     tree.show(rows);
                     cgroupTable.show(snapshot.cgroups());
                     afterTreeChange();
+                    keepInView(selectedInView);
                 });
             });
         } else if (!session.isLive() && scan != null && scan != shownScan) {
@@ -367,6 +369,26 @@ public final class ConsoleWindow {
         if (placed.moved()) cueMoved();
         restoreSelection();
         selectDrillGroupOnce();
+    }
+
+    /** The selected row is among those the table shows (its virtual flow's visible cells). */
+    private boolean selectedInView() {
+        int row = table.view.getSelectionModel().getSelectedIndex();
+        if (row < 0 || !(table.view.lookup(".virtual-flow") instanceof javafx.scene.control.skin.VirtualFlow<?> flow)) return false;
+        var first = flow.getFirstVisibleCell();
+        var last = flow.getLastVisibleCell();
+        return first != null && last != null && row >= first.getIndex() && row <= last.getIndex();
+    }
+
+    /**
+     * A re-sort (only when the pointer is away) moves the selected row, the one the charts follow:
+     * if it was in view before, it stays in view, near the top (the drill the console opened on
+     * leaves the bottom where the held order had put it).
+     */
+    private void keepInView(boolean wasInView) {
+        if (!wasInView || !tree.lastShown().moved() || selectedInView()) return;
+        int row = table.view.getSelectionModel().getSelectedIndex();
+        if (row >= 0) table.view.scrollTo(Math.max(0, row - 2));
     }
 
     /** The rows just re-sorted: the table's frame flashes once, so a move is never silent. */

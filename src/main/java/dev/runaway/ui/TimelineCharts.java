@@ -43,6 +43,7 @@ public final class TimelineCharts implements ChartFeed.Sink {
     private volatile TimeWindow window = TimeWindow.TEN_MINUTES;
     private final DoubleSupplier end;
     private final VBox box;
+    final MarkerLabelLayer labels;
 
     /** @param end the newest second of the timeline (the right edge of the window) */
     public TimelineCharts(DoubleSupplier end) {
@@ -58,6 +59,8 @@ public final class TimelineCharts implements ChartFeed.Sink {
         style(swap, "#e64980");
         style(pressureSome, "#9775fa");
         style(pressureFull, "#f03e3e");
+        labels = new MarkerLabelLayer(tasksChart.getXAxis());
+        tasksChart.getPlugins().add(labels);
         box = new VBox(tasksChart, memoryChart, pressureChart);
         box.getStyleClass().add("charts");
     }
@@ -180,17 +183,16 @@ public final class TimelineCharts implements ChartFeed.Sink {
                 : e.kind() == EventKind.CAP_REACHED ? "cap " + e.title() : e.title();
         Platform.runLater(() -> {
             for (XYChart chart : charts) {
-                XValueIndicator marker = new XValueIndicator(chart.getXAxis(), e.seconds(), chart == tasksChart ? text : "");
+                XValueIndicator marker = new XValueIndicator(chart.getXAxis(), e.seconds(), "");
                 marker.setEditable(false);
-                // In the band the tasks axis keeps free at the top: the label never sits on a line
-                // (ChartFX's default is the bottom, where a small group's line runs).
-                marker.setLabelPosition(LABEL_POSITION);
-                marker.setLabelVerticalAnchor(javafx.geometry.VPos.TOP);
                 chart.getPlugins().add(marker);
                 List<XValueIndicator> all = chart.getPlugins().stream().filter(p -> p instanceof XValueIndicator)
                         .map(p -> (XValueIndicator) p).toList();
                 if (all.size() > MAX_MARKERS) chart.getPlugins().removeAll(all.subList(0, all.size() - MAX_MARKERS));
             }
+            // The words go in the band above the tasks data, laid out so none is clipped or covers another.
+            labels.add(e.seconds(), text);
+            labels.keepNewest(MAX_MARKERS);
         });
     }
 
@@ -202,8 +204,6 @@ public final class TimelineCharts implements ChartFeed.Sink {
         };
     }
 
-    /** Where marker labels sit: the top of the plot (0 is the bottom, 1 the top edge). */
-    static final double LABEL_POSITION = 0.98;
     /** The share of the tasks axis kept above the data for marker labels. */
     static final double LABEL_BAND = 0.3;
 

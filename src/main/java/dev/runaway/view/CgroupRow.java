@@ -15,6 +15,25 @@ import java.util.Map;
  * alarming it is (at its cap: critical; heading to it or growing: watch).
  */
 public record CgroupRow(String path, List<String> cells, Severity severity) {
+    /** The window's CGROUP column shows this many characters; the full path is its tooltip. */
+    public static final int LABEL_CHARS = 34;
+    /** Characters kept from a path's start when its middle is elided: the rest is its end. */
+    static final int HEAD_CHARS = 9;
+
+    /** The CGROUP cell as the window's first column shows it: the middle elided, the end kept. */
+    public String cgroupLabel() {
+        return elide(cells.get(CgroupColumn.CGROUP.ordinal()), LABEL_CHARS);
+    }
+
+    /**
+     * {@code text} in at most {@code max} characters: its start and its end with "…" between
+     * (the end of a cgroup path names the sandbox or unit; the start is shared by its siblings).
+     */
+    public static String elide(String text, int max) {
+        if (text.length() <= max) return text;
+        int head = Math.min(HEAD_CHARS, max / 3);
+        return text.substring(0, head) + "\u2026" + text.substring(text.length() - (max - head - 1));
+    }
 
     public static CgroupRow of(CgroupLoad c) {
         List<String> cells = new ArrayList<>();

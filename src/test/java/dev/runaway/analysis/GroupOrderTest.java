@@ -39,6 +39,18 @@ class GroupOrderTest {
     }
 
     @Test
+    void atTheCapTheBiggestGroupComesBeforeOneTaskGroupsAtTheirCap() {
+        // The busy screenshot: a 599-task drill at its cap beside 150 one-task copies at theirs,
+        // whose path sorts first: the drill is the incident.
+        G drill = new G("/tmp/runaway-drill-orphans-d9c1/cache/tool", 599, true, false, false, Double.NaN, 0, "steady");
+        List<G> groups = new ArrayList<>();
+        for (int i = 0; i < 150; i++) groups.add(new G("/tmp/runaway-copies.kV7/worker-" + i, 1, true, false, false, Double.NaN, 0, "steady"));
+        groups.add(drill);
+        groups.sort(GroupOrder.severity());
+        assertThat(groups.get(0)).isEqualTo(drill);
+    }
+
+    @Test
     void growthBelowHalfATaskPerSecondIsSteady() {
         assertThat(GroupOrder.tier(growing("/x", 0.3))).isEqualTo(GroupOrder.Tier.STEADY);
         assertThat(GroupOrder.tier(growing("/x", 2))).isEqualTo(GroupOrder.Tier.GROWING);

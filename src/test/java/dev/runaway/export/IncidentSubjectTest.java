@@ -74,6 +74,10 @@ class IncidentSubjectTest {
         Chart.Line group = memory.lines().stream().filter(l -> l.label().contains("RSS")).findFirst().orElseThrow();
         double machinePeak = s.peakMemoryUsed().orElseThrow().value();
         assertThat(Arrays.stream(group.values()).filter(v -> !Double.isNaN(v)).max().orElse(0)).isLessThanOrEqualTo(machinePeak);
+        // The subtitle names the subject's peak, not the group with the most memory (here deploy.sh).
+        IncidentSummary asked = IncidentSummary.of(busy, List.of(IncidentFixtures.SLEEPERS));
+        Chart sleepers = chart(Charts.of(busy, asked, Optional.empty(), UTC, java.util.OptionalLong.empty()), "memory");
+        assertThat(sleepers.subtitle()).contains("sleep peak").doesNotContain("deploy.sh peak");
     }
 
     @Test

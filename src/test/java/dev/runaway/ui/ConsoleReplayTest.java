@@ -59,7 +59,7 @@ class ConsoleReplayTest {
                 for (int i = 0; i < 10; i++) r.pulse(pulse(s * 10 + i));
                 r.snapshot(snapshot(s));
             }
-            r.event(new TimelineEvent(5.5, WALL.plusMillis(5500), EventKind.STOP_STEP, "kill", "sigkill: rounds", 120, -1,
+            r.event(new TimelineEvent(5.5, WALL.plusMillis(5500), EventKind.STOP_STEP, "stop growth", "freeze", 120, -1,
                     "/tmp/tool", 40));
         }
 
@@ -89,9 +89,18 @@ class ConsoleReplayTest {
         // Marker labels go in a band the tasks axis keeps free above the data (the highest pulse is 588 tasks).
         var taskAxis = (io.fair_acc.chartfx.axes.spi.DefaultNumericAxis) window.charts.tasksChart.getYAxis();
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> taskAxis.getMax() >= 588 / (1 - TimelineCharts.LABEL_BAND));
-        assertThat(window.charts.tasksChart.getPlugins()).filteredOn(p -> p instanceof io.fair_acc.chartfx.plugins.XValueIndicator)
-                .allSatisfy(p -> assertThat(((io.fair_acc.chartfx.plugins.XValueIndicator) p).getLabelPosition())
-                        .isGreaterThan(1 - TimelineCharts.LABEL_BAND / 2));
+        // Its label inside the plot and above the highest pulse, not on the line.
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(
+                () -> window.charts.labels.placed().size() == 1).get());
+        var label = WaitForAsyncUtils.asyncFx(() -> window.charts.labels.placed().get(0)).get();
+        double plotWidth = WaitForAsyncUtils.asyncFx(() -> window.charts.tasksChart.getCanvas().getWidth()).get();
+        double dataTop = WaitForAsyncUtils.asyncFx(() -> taskAxis.getDisplayPosition(588)).get();
+        assertThat(label.text()).isEqualTo("stop");
+        assertThat(label.left()).isGreaterThanOrEqualTo(0);
+        assertThat(label.right()).isLessThanOrEqualTo(plotWidth);
+        assertThat(label.row()).isZero();
+        assertThat(dataTop).as("the label's row ends above the data").isGreaterThan(
+                WaitForAsyncUtils.asyncFx(() -> window.charts.labels.rowBottom(0)).get());
         assertThat(window.scene().getStylesheets()).contains(ConsoleWindow.DARK);
 
         // File > Export: the exporter of runaway export, on what the window shows.

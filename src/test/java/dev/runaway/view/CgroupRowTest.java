@@ -36,4 +36,13 @@ class CgroupRowTest {
         assertThat(held).extracting(CgroupRow::path).containsExactly("/a", "/b");
         assertThat(held.get(0).cells().get(CgroupColumn.CGROUP.ordinal())).isEqualTo("/a  (gone)");
     }
+
+    @Test
+    void aLongPathKeepsItsEndWithItsMiddleElided() {
+        String path = "/runaway-sandbox.28503.1550744.1796069066.drill-orphans-d9c1";
+        String label = CgroupRow.of(load(path, 599, 1, true)).cgroupLabel();
+        assertThat(label).hasSize(CgroupRow.LABEL_CHARS).startsWith("/runaway-").endsWith(".drill-orphans-d9c1").contains("\u2026");
+        assertThat(CgroupRow.of(load("/user.slice", 40, 12, false)).cgroupLabel()).isEqualTo("/user.slice");
+        assertThat(CgroupRow.elide(path + "  (gone)", CgroupRow.LABEL_CHARS)).endsWith("orphans-d9c1  (gone)");
+    }
 }
