@@ -14,7 +14,8 @@ import java.util.Set;
  * command key that names a binary, one readlink of /proc/PID/exe per process finds its
  * processes (stat, exe, status and cgroup never wait on a process; cmdline, which the full scan
  * reads, waits on each pressing process's memory map while it forks, and at 20,000 of them that
- * is minutes). When the kernel's list of their cgroup holds (nearly) nothing else, its pids.max
+ * is minutes; exe waits only on a process mid-exec, so those reads run on a few threads and
+ * one that does not return is left unknown: {@link ExeReads}). When the kernel's list of their cgroup holds (nearly) nothing else, its pids.max
  * goes to 0 and it is frozen at once: growth has stopped. Then, with nothing new able to start,
  * every other process in it is checked (a member, a child of one forked since, or a new process
  * of the key); one stranger and both are undone at once and the ordinary plan decides. A full
@@ -39,6 +40,8 @@ public final class EarlyFreeze {
     /** Strangers the first reading may show that a second look may clear (children caught mid-exec): at most this share. */
     private static final int STRANGERS_PER_MILLE = 10;
     private static final int STRANGERS_MIN = 16;
+    /** An exe read still waiting when no other has returned for this long is left unknown (a process mid-exec). */
+    private static final long EXE_STALL_MILLIS = 50;
 
     private EarlyFreeze() {
     }
@@ -58,8 +61,12 @@ public final class EarlyFreeze {
             phases.put("listPids", millisSince(t));
             t = System.nanoTime();
             matches = new HashSet<>();
-            for (int pid : pids) if (c.key().equals(reader.exe(pid))) matches.add(pid);
+            ExeReads.Result exes = ExeReads.read(proc, pids, EXE_STALL_MILLIS);
+            exes.exes().forEach((pid, exe) -> {
+                if (c.key().equals(exe)) matches.add(pid);
+            });
             phases.put("readExe", millisSince(t));
+            if (!exes.unknown().isEmpty()) phases.put("exeNotReturned", (long) exes.unknown().size());
             if (matches.isEmpty()) return Attempt.not("no process runs " + c.key() + " (by /proc/PID/exe)", phases);
             cgroup = null;
             for (int pid : matches) {
@@ -138,9 +145,10 @@ public final class EarlyFreeze {
             if (matches.contains(pid)) continue;
             Optional<ProcStat> s = ProcStat.read(proc, pid);
             if (s.isEmpty() || s.get().isZombie()) continue; // gone meanwhile
+            // Descent first: stat never waits, while the exe of a child caught mid-exec does.
+            if (descends(proc, s.get(), members, matches, key, reader)) continue;
             String exe = reader.exe(pid);
             if (key.equals(exe)) continue;
-            if (descends(proc, s.get(), members, matches, key, reader)) continue;
             if (exe.isEmpty() && s.get().state() == 'X') continue;
             return "pid " + pid + " (" + s.get().comm() + ")";
         }

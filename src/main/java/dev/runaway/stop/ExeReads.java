@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.stop;
+
+import dev.runaway.procfs.ProcReader;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * /proc/PID/exe of many processes, read by a few threads so that no one process can hold the
+ * others up. Reading a process's exe link waits while that process is in the middle of an exec,
+ * and the process, one ordinary task of the runaway, waits its turn for a CPU behind thousands
+ * of others: at 20,000 pressing tasks a stop sat in one such readlink for over 90 s (bench stop,
+ * issue 14). Reads that have not returned once the others have all finished and nothing moved
+ * for a while are left unknown; their threads finish on their own later.
+ */
+final class ExeReads {
+    /** The exe of each pid read (empty when the process was gone), and the pids whose read had not returned. */
+    record Result(Map<Integer, String> exes, Set<Integer> unknown) {
+    }
+
+    private static final int THREADS = 8;
+
+    private ExeReads() {
+    }
+
+    static Result read(Path proc, int[] pids, long stallMillis) {
+        return read(pids, () -> new ProcReader(proc)::exe, stallMillis); // one reader (one buffer) per thread
+    }
+
+    /** With {@code readers} giving each thread its own reading function. */
+    static Result read(int[] pids, java.util.function.Supplier<java.util.function.IntFunction<String>> readers, long stallMillis) {
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        AtomicReferenceArray<String> out = new AtomicReferenceArray<>(pids.length);
+        int threads = Math.min(THREADS, Math.max(1, pids.length));
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(() -> {
+                java.util.function.IntFunction<String> reader = readers.get();
+                try (var raised = dev.runaway.sys.Sched.raisedWhile()) {
+                    for (int at; (at = next.getAndIncrement()) < pids.length; ) {
+                        out.set(at, reader.apply(pids[at]));
+                        done.incrementAndGet();
+                    }
+                }
+            }, "runaway-exe-" + i);
+            t.setDaemon(true);
+            t.start();
+        }
+        long stall = stallMillis * 1_000_000L;
+        int seen = -1;
+        long movedAt = System.nanoTime();
+        while (done.get() < pids.length) {
+            LockSupport.parkNanos(1_000_000);
+            int now = done.get();
+            if (now != seen) {
+                seen = now;
+                movedAt = System.nanoTime();
+            } else if (System.nanoTime() - movedAt > stall) {
+                break;
+            }
+        }
+        Map<Integer, String> exes = new HashMap<>();
+        Set<Integer> unknown = new HashSet<>();
+        for (int i = 0; i < pids.length; i++) {
+            String exe = out.get(i);
+            if (exe == null) unknown.add(pids[i]);
+            else exes.put(pids[i], exe);
+        }
+        return new Result(exes, unknown);
+    }
+}
