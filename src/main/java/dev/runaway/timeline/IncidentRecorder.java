@@ -28,6 +28,8 @@ public final class IncidentRecorder implements AutoCloseable {
     private RecordingWriter writer;
     private volatile String failure = "";
     private PulsePoint lastPulse;
+    /** Set by close(): nothing more reaches the file or the timeline. */
+    private boolean closed;
     /** The groups as last written: a scan line holds only what changed (a full one every few seconds). */
     private final Map<String, GroupPoint> written = new HashMap<>();
     private final Map<String, dev.runaway.analysis.CgroupLoad> writtenCgroups = new HashMap<>();
@@ -60,10 +62,11 @@ public final class IncidentRecorder implements AutoCloseable {
                     p.memoryAvailableBytes(), p.swapTotalBytes(), p.swapFreeBytes(),
                     p.pressure().map(x -> x.someAvg10()).orElse(Double.NaN),
                     p.pressure().map(x -> x.fullAvg10()).orElse(Double.NaN), p.pidMax());
+            if (closed) return;
             lastPulse = point;
             write("pulse", point.seconds(), point.time(), IncidentFormat.pulse(point));
+            timeline.add(point);
         }
-        timeline.add(point);
     }
 
     public void snapshot(Snapshot s) {
@@ -78,6 +81,7 @@ public final class IncidentRecorder implements AutoCloseable {
                 List.copyOf(cgroups));
         List<TimelineEvent> events = detector.events(s, seconds);
         synchronized (this) {
+            if (closed) return;
             int rotations = writer == null ? 0 : writer.rotations();
             // Near the size limit every line is full, so the line that rotates starts the new file whole.
             boolean nearRotation = writer != null && writer.bytesWritten() + ROTATION_MARGIN > writer.maxBytes();
@@ -89,17 +93,18 @@ public final class IncidentRecorder implements AutoCloseable {
                 writtenCgroups.clear();
             }
             write("scan", seconds, s.time(), IncidentFormat.scan(scan, written, writtenCgroups, full));
+            timeline.add(scan); // under the same lock as the line: the file and the timeline hold the same scans
         }
-        timeline.add(scan);
         events.forEach(this::event);
     }
 
     /** An event from anywhere: a stop step, an OOM kill, a note. */
     public void event(TimelineEvent e) {
         synchronized (this) {
+            if (closed) return;
             write("event", e.seconds(), e.time(), IncidentFormat.event(e));
+            timeline.add(e);
         }
-        timeline.add(e);
     }
 
     static GroupPoint point(Group g) {
@@ -145,8 +150,14 @@ public final class IncidentRecorder implements AutoCloseable {
         writer = null;
     }
 
+    /**
+     * Ends the recording and detaches from the timeline: a scan the sampler delivers after this
+     * (its threads are not joined) goes nowhere, so the file and the timeline end alike. A
+     * recording that stopped on a write error keeps feeding the timeline: the console still charts.
+     */
     @Override
     public synchronized void close() {
+        closed = true;
         closeWriter();
     }
 }

@@ -165,6 +165,22 @@ class IncidentRecorderTest {
         assertThat(back.tornLineSkipped()).isFalse();
     }
 
+    /** The sampler's threads are not joined: a scan delivered after close must not reach the timeline alone. */
+    @Test
+    void afterCloseNothingReachesTheFileOrTheTimeline(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("incident.jsonl");
+        Timeline live = new Timeline(WALL, T0, "test");
+        GrowthSeries series = new GrowthSeries(10);
+        IncidentRecorder r = record(file, 1 << 20, live);
+        r.pulse(pulse(0));
+        r.snapshot(snapshot(0, series, "/runaway-sandbox.x", 100));
+        r.close();
+        r.pulse(pulse(1));
+        r.snapshot(snapshot(1, series, "/runaway-sandbox.x", 100));
+        assertThat(live.pulses()).hasSize(1);
+        assertThat(live.scans()).hasSameSizeAs(IncidentReader.read(file).timeline().scans()).hasSize(1);
+    }
+
     @Test
     void aFailingDiskEndsTheRecordingInWordsAndTheTimelineGoesOn(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("incident.jsonl");
