@@ -5,6 +5,7 @@
  *
  *   runaway-rt PROGRAM [ARG]...
  *   runaway-rt --first-lever PROGRAM [SCRIPT] stop --command /KEY --yes [--json] [...]
+ *   runaway COMMAND [ARG]...       (installed as /usr/bin/runaway: the package's launcher)
  *
  * The launchers exec this first for `scan` and `stop` as root. During a fire every ordinary
  * task waits behind thousands of runnable ones: measured at 20,000 pressing tasks, each slice
@@ -16,6 +17,11 @@
  * when the switch took effect, or RUNAWAY_REALTIME_REFUSED to why it was refused (not root, a
  * container without CAP_SYS_NICE); PROGRAM runs either way, and says which priority it got.
  * Not SCHED_RESET_ON_FORK: the JVM's threads are forks too and must keep the policy.
+ *
+ * Named `runaway` (the package installs it as /usr/bin/runaway) it is the launcher: it sets
+ * RUNAWAY_LAUNCHED_AT from its first clock reading, and runs the app's own launcher
+ * (RUNAWAY_APP) with the same arguments: for scan and stop as root after the switch (unless
+ * RUNAWAY_REALTIME=0), for stop with the first lever; for anything else as it is.
  *
  * The first lever (--first-lever, `runaway stop --command /KEY --yes` as root): even real-time,
  * the JVM's start waited up to minutes at 20,000 pressing tasks, on page locks that the
@@ -429,16 +435,53 @@ static void undo(const struct lever *l) {
     fprintf(stderr, "runaway: thawed %s again and put its pids.max back\n", l->dir);
 }
 
+/* The packaged app's own launcher, which /usr/bin/runaway (this program, by that name) runs. */
+#ifndef RUNAWAY_APP
+#define RUNAWAY_APP "/opt/runaway/bin/runaway"
+#endif
+
 int main(int argc, char **argv) {
-    int lever = argc > 1 && strcmp(argv[1], "--first-lever") == 0;
     static struct lever l;
-    if (lever) {
-        argv++;
-        argc--;
-    }
-    if (argc < 2 || argv[1][0] != '/') {
-        fprintf(stderr, "usage: runaway-rt [--first-lever] /ABSOLUTE/PROGRAM [ARG]...\n");
-        return 2;
+    // Installed as /usr/bin/runaway it is the package's launcher: no shell and no loader run at
+    // ordinary priority before the switch; the launch time is its own first clock reading.
+    const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    int front = strcmp(name, "runaway") == 0;
+    int lever = !front && argc > 1 && strcmp(argv[1], "--first-lever") == 0;
+    char **program;
+    int stop_at; // where the stop's arguments start in argv, when this is one
+    if (front) {
+        char pid[24];
+        snprintf(pid, sizeof pid, "%d", (int)getpid());
+        const char *launched = getenv("RUNAWAY_LAUNCHED_PID");
+        if (!launched || strcmp(launched, pid) != 0) {
+            set_time("RUNAWAY_LAUNCHED_AT");
+            setenv("RUNAWAY_LAUNCHED_PID", pid, 1);
+        }
+        argv[0] = (char *)RUNAWAY_APP;
+        program = argv;
+        const char *command = argc > 1 ? argv[1] : "";
+        const char *realtime = getenv("RUNAWAY_REALTIME");
+        int fast = (strcmp(command, "stop") == 0 || strcmp(command, "scan") == 0) && geteuid() == 0
+                   && !(realtime && strcmp(realtime, "0") == 0);
+        lever = fast && strcmp(command, "stop") == 0;
+        stop_at = 2;
+        if (!fast) {
+            unsetenv("RUNAWAY_REALTIME_AT");
+            unsetenv("RUNAWAY_REALTIME_REFUSED");
+        }
+        if (!fast) goto run;
+    } else {
+        if (lever) {
+            argv++;
+            argc--;
+        }
+        if (argc < 2 || argv[1][0] != '/') {
+            fprintf(stderr, "usage: runaway-rt [--first-lever] /ABSOLUTE/PROGRAM [ARG]...\n");
+            return 2;
+        }
+        program = argv + 1;
+        // The stop's arguments: after PROGRAM, and after the script PROGRAM runs when there is one.
+        stop_at = argc > 2 && strcmp(argv[2], "stop") == 0 ? 3 : argc > 3 && strcmp(argv[3], "stop") == 0 ? 4 : -1;
     }
     struct sched_param param = { .sched_priority = 1 };
     if (sched_setscheduler(0, SCHED_RR, &param) == 0) {
@@ -448,17 +491,16 @@ int main(int argc, char **argv) {
         setenv("RUNAWAY_REALTIME_REFUSED", strerror(errno), 1);
         unsetenv("RUNAWAY_REALTIME_AT");
     }
+run:;
     // Nothing inherited may pass for this launch's lever.
     const char *names[] = { "AT", "CGROUP", "DIR", "PIDS_MAX", "PIDS_OLD", "MEMBERS", "UNKNOWN", "PHASES", "REFUSED", "PID" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "RUNAWAY_FIRST_LEVER_%s", names[i]);
-        unsetenv(name);
+        char var[64];
+        snprintf(var, sizeof var, "RUNAWAY_FIRST_LEVER_%s", names[i]);
+        unsetenv(var);
     }
     if (lever) {
-        // The stop's arguments: after PROGRAM, and after the script PROGRAM runs when there is one.
-        int at = argc > 2 && strcmp(argv[2], "stop") == 0 ? 3 : argc > 3 && strcmp(argv[3], "stop") == 0 ? 4 : -1;
-        const char *key = at > 0 ? confirmed_key(argc - at, argv + at) : NULL;
+        const char *key = stop_at > 0 ? confirmed_key(argc - stop_at, argv + stop_at) : NULL;
         char pid[24];
         snprintf(pid, sizeof pid, "%d", (int)getpid());
         setenv("RUNAWAY_FIRST_LEVER_PID", pid, 1);
@@ -467,9 +509,10 @@ int main(int argc, char **argv) {
         else if (first_lever(key, &l) < 0) setenv("RUNAWAY_FIRST_LEVER_REFUSED", l.why, 1);
         if (l.phases_used) setenv("RUNAWAY_FIRST_LEVER_PHASES", l.phases, 1);
     }
-    execv(argv[1], argv + 1);
+    if (front) set_time("RUNAWAY_EXEC_AT");
+    execv(program[0], program);
     int saved = errno;
-    if (lever && l.frozen) undo(&l);
-    fprintf(stderr, "runaway-rt: cannot run %s: %s\n", argv[1], strerror(saved));
+    if (l.frozen) undo(&l);
+    fprintf(stderr, "%s: cannot run %s: %s\n", front ? "runaway" : "runaway-rt", program[0], strerror(saved));
     return 127;
 }

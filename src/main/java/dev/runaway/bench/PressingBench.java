@@ -63,14 +63,24 @@ public final class PressingBench {
     private final int tasks;
     private final int trials;
     private final Duration cliLimit;
+    private final Shell shell;
     private final java.util.Set<Method> methods;
     private final PrintWriter progress;
     private final ObjectMapper json = new ObjectMapper();
 
-    public PressingBench(int tasks, int trials, Duration cliLimit, java.util.Set<Method> methods, PrintWriter progress) {
+    /** What the command line's stop is spawned from: the user's shell, in effect. */
+    public enum Shell {
+        /** A real-time thread (SCHED_RR 1 as root): the fork and the launcher's first steps do not wait behind the runaway. */
+        REALTIME,
+        /** An ordinary thread: they wait for a CPU like every ordinary task, until the launcher switches. */
+        ORDINARY
+    }
+
+    public PressingBench(int tasks, int trials, Duration cliLimit, Shell shell, java.util.Set<Method> methods, PrintWriter progress) {
         this.tasks = tasks;
         this.trials = trials;
         this.cliLimit = cliLimit;
+        this.shell = shell;
         this.methods = methods.isEmpty() ? java.util.EnumSet.allOf(Method.class) : java.util.EnumSet.copyOf(methods);
         this.progress = progress;
     }
@@ -113,7 +123,8 @@ public final class PressingBench {
 
     /** {@code runaway stop --command KEY --yes --json} as a user types it; the JSON's figures when it has them. */
     private Stop guidedCli(Sandbox tools, List<Listing> listings, boolean listFirst) throws Exception {
-        progress.printf("guided stop from the command line (%,d pressing)%n", tasks);
+        progress.printf("guided stop from the command line (%,d pressing; spawned from an %s thread)%n", tasks,
+                shell == Shell.REALTIME ? "SCHED_RR" : "ordinary");
         try (Drill drill = pressingAtCap()) {
             if (listFirst) listings.addAll(listings(tools));
             Path out = Files.createTempFile("runaway-bench-stop", ".json");
@@ -122,8 +133,13 @@ public final class PressingBench {
                 long start = System.nanoTime();
                 java.time.Instant spawned = java.time.Instant.now();
                 CgroupWatch watch = new CgroupWatch(drill.sandbox(), memberDir(drill), start);
-                Process stop = tools.start(new ProcessBuilder(launcher(), "stop", "--command", key(drill), "--yes", "--json")
-                        .redirectOutput(out.toFile()).redirectError(err.toFile()));
+                ProcessBuilder command = new ProcessBuilder(launcher(), "stop", "--command", key(drill), "--yes", "--json")
+                        .redirectOutput(out.toFile()).redirectError(err.toFile());
+                Process stop;
+                // The child inherits the spawning thread's policy, as a command inherits its shell's.
+                try (var raised = shell == Shell.REALTIME ? dev.runaway.sys.Sched.raisedWhile() : null) {
+                    stop = tools.start(command);
+                }
                 boolean ended = stop.waitFor(cliLimit.toMillis(), TimeUnit.MILLISECONDS);
                 String stuck = ended ? "" : whereStuck(stop.pid());
                 if (!ended) stop.destroyForcibly();

@@ -227,6 +227,27 @@ public class FirstLeverLaunchTest {
         assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
     }
 
+    /** Installed as /usr/bin/runaway it is the package's launcher, with the same first lever (here without the app it runs). */
+    @Test
+    void asThePackagesLauncherItTakesTheLeverAndUndoesItWhenTheAppIsMissing() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(Files.exists(Path.of("/opt/runaway/bin/runaway")), "the package is installed here");
+        CgroupSandbox runaway = sandbox("front");
+        keys(runaway, 5);
+        Path front = temp.resolve("bin/runaway");
+        Files.createDirectories(front.getParent());
+        Files.copy(NativeBinaries.find("runaway-rt"), front);
+        front.toFile().setExecutable(true);
+        Process p = sandbox("launcher").start(new ProcessBuilder(front.toString(), "stop", "--command", key.toString(), "--yes", "--json")
+                .redirectErrorStream(true));
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(127);
+        assertThat(out).contains("growth stopped before the plan: pids.max 0 and froze " + cgroupOf(runaway))
+                .contains("thawed").contains("runaway: cannot run /opt/runaway/bin/runaway");
+        assertThat(freezeAsked(runaway)).isFalse();
+        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+    }
+
     @Test
     void whenTheProgramCannotRunTheLeverIsUndoneBeforeItExits() throws Exception {
         CgroupSandbox runaway = sandbox("no-program");
