@@ -26,10 +26,11 @@
  * The first lever (--first-lever, `runaway stop --command /KEY --yes` as root): even real-time,
  * the JVM's start waited up to minutes at 20,000 pressing tasks, on page locks that the
  * runaway's ordinary tasks held while they waited for a CPU. A frozen task holds none. So
- * before the JVM, this finds the key's processes by /proc/PID/exe (read on a few threads: a
- * read of a process in the middle of an exec waits, and is left unknown), takes their v2
- * cgroup, and when the kernel's list of it holds nothing but them (a few unknown ones aside,
- * at most max(16, 1 %): children caught mid-exec) sets its pids.max to 0 and freezes it. Never
+ * before the JVM, this finds the key's processes by /proc/PID/exe (read on 8 threads, more when
+ * reads stall: a read waits while its process is mid-fork or mid-exec, and is left unknown),
+ * takes their v2 cgroup, and when the kernel's list of it holds nothing read as another binary
+ * (at most max(16, 1 %): children caught mid-exec) and few unread (at most max(16, 10 %)), sets
+ * its pids.max to 0 and freezes it. Never
  * the root cgroup, a slice, or a cgroup holding this program. The JVM then adopts the freeze
  * (RUNAWAY_FIRST_LEVER_*): it checks every process in the frozen cgroup, and on a single
  * stranger it thaws and puts pids.max back at once. Any doubt here: nothing is done, the
@@ -52,10 +53,15 @@
 #include <unistd.h>
 
 #define READERS 8
-/* A read still out when no other read returned for this long is left unknown (a process mid-exec). */
+/* More readers join, READERS at a time, when no read returned for this long; at most this many. */
+#define ADD_READERS_NANOS (10 * 1000000LL)
+#define MAX_READERS 256
+/* Reads still out when no read returned for this long (all claimed, or no more readers) are left unknown. */
 #define STALL_NANOS (50 * 1000000LL)
 #define STRANGERS_MIN 16
 #define STRANGERS_PER_MILLE 10
+/* Members whose exe was not read (mid-fork, or forked since the listing): at most this share. */
+#define UNREAD_PER_MILLE 100
 #define MAX_DEPTH 32
 
 static long long now_nanos(clockid_t clock) {
@@ -218,6 +224,7 @@ struct lever {
     char dir[PATH_MAX], pids_max[PATH_MAX], old[64];
     char why[512];
     char phases[256];
+    char readers[16];
     size_t phases_used;
     long long phase_start;
 };
@@ -317,33 +324,48 @@ static int first_lever(const char *key, struct lever *l) {
     exe_count = all.n;
     exe_state = calloc(all.n ? all.n : 1, sizeof *exe_state);
     if (!exe_state) return refuse(l, "out of memory");
+    // A read waits while its process holds its memory map's lock (mid-fork or mid-exec), and that
+    // process, an ordinary task, waits its turn behind thousands (measured: 8 readers held 56 s).
+    // When no read returns for a while, more readers take the pids not yet claimed; what is still
+    // out at the end is unknown. Once frozen, those processes finish their fork and free the readers.
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 64 * 1024);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    int started = 0;
+    int readers = 0;
     for (int i = 0; i < READERS; i++) {
         pthread_t t;
-        if (pthread_create(&t, &attr, read_exes, NULL) == 0) started++;
+        if (pthread_create(&t, &attr, read_exes, NULL) == 0) readers++;
     }
-    pthread_attr_destroy(&attr);
-    if (started == 0) return refuse(l, "no thread to read /proc/PID/exe");
+    if (readers == 0) {
+        pthread_attr_destroy(&attr);
+        return refuse(l, "no thread to read /proc/PID/exe");
+    }
     size_t seen = 0;
-    long long moved = now_nanos(CLOCK_MONOTONIC);
+    long long moved = now_nanos(CLOCK_MONOTONIC), added = moved;
     struct timespec tick = { 0, 200000 };
     for (;;) {
         size_t done = atomic_load(&exe_done);
         long long now = now_nanos(CLOCK_MONOTONIC);
         if (done >= all.n) break;
+        int claimed = atomic_load(&exe_next) >= all.n;
         if (done != seen) {
             seen = done;
             moved = now;
-        } else if (now - moved > STALL_NANOS && atomic_load(&exe_next) >= all.n) {
-            break; // the reads left are of processes mid-exec: unknown (the threads finish on their own)
+        } else if (now - moved > STALL_NANOS && (claimed || readers >= MAX_READERS)) {
+            break; // the reads left are unknown (their threads finish on their own)
+        }
+        if (!claimed && readers < MAX_READERS && now - moved > ADD_READERS_NANOS && now - added > ADD_READERS_NANOS) {
+            for (int i = 0; i < READERS && readers < MAX_READERS; i++) {
+                pthread_t t;
+                if (pthread_create(&t, &attr, read_exes, NULL) == 0) readers++;
+            }
+            added = now;
         }
         nanosleep(&tick, NULL);
     }
-    struct pids matches = {0};
+    pthread_attr_destroy(&attr);
+    struct pids matches = {0}, others = {0};
     int first = 0;
     size_t unknown = 0;
     for (size_t i = 0; i < all.n; i++) {
@@ -351,11 +373,14 @@ static int first_lever(const char *key, struct lever *l) {
         if (s == MATCH) {
             if (add_pid(&matches, all.at[i]) < 0) return refuse(l, "out of memory");
             if (!first) first = all.at[i];
+        } else if (s == OTHER) {
+            if (add_pid(&others, all.at[i]) < 0) return refuse(l, "out of memory");
         } else if (s == UNREAD) {
             unknown++;
         }
     }
     phase(l, "readExe");
+    snprintf(l->readers, sizeof l->readers, "%d", readers);
     if (matches.n == 0) return refuse(l, "no process runs %s (by /proc/PID/exe; %zu reads did not return)", key, unknown);
 
     char path[PATH_MAX], text[4096], cg[PATH_MAX], own[PATH_MAX];
@@ -375,16 +400,23 @@ static int first_lever(const char *key, struct lever *l) {
     if (members_below(dir, &members, 0) < 0 || members.n == 0) return refuse(l, "cannot list the members of %s", cg);
     qsort(members.at, members.n, sizeof *members.at, by_value);
     qsort(matches.at, matches.n, sizeof *matches.at, by_value);
+    qsort(others.at, others.n, sizeof *others.at, by_value);
     phase(l, "cgroupProcs");
-    size_t strangers = 0;
+    // Members read as another binary are strangers; members not read (the read did not return, or
+    // forked since the listing) are unknown: the JVM reads both again once they are frozen.
+    size_t strangers = 0, unread = 0;
     for (size_t i = 0; i < members.n; i++) {
         int pid = members.at[i];
         if (pid == 1 || pid == getpid()) return refuse(l, "the cgroup %s holds pid %d", cg, pid);
-        if (!has_pid(&matches, pid)) strangers++;
+        if (has_pid(&others, pid)) strangers++;
+        else if (!has_pid(&matches, pid)) unread++;
     }
     size_t allowed = matches.n * STRANGERS_PER_MILLE / 1000;
     if (allowed < STRANGERS_MIN) allowed = STRANGERS_MIN;
     if (strangers > allowed) return refuse(l, "%zu processes in %s do not run the key (by the first reading)", strangers, cg);
+    size_t unread_allowed = members.n * UNREAD_PER_MILLE / 1000;
+    if (unread_allowed < STRANGERS_MIN) unread_allowed = STRANGERS_MIN;
+    if (unread > unread_allowed) return refuse(l, "%zu of the %zu processes in %s could not be read", unread, members.n, cg);
     // A process of the key in another cgroup: this freeze would not be the stop.
     for (size_t i = 0; i < matches.n; i++) {
         if (has_pid(&members, matches.at[i])) continue;
@@ -420,8 +452,9 @@ static int first_lever(const char *key, struct lever *l) {
     setenv("RUNAWAY_FIRST_LEVER_PIDS_OLD", old, 1);
     snprintf(text, sizeof text, "%zu", members.n);
     setenv("RUNAWAY_FIRST_LEVER_MEMBERS", text, 1);
-    snprintf(text, sizeof text, "%zu", unknown);
+    snprintf(text, sizeof text, "%zu", unread);
     setenv("RUNAWAY_FIRST_LEVER_UNKNOWN", text, 1);
+    setenv("RUNAWAY_FIRST_LEVER_READERS", l->readers, 1);
     fprintf(stderr, "runaway: growth stopped before the plan: %sfroze %s (%zu processes)\n",
             pids_max[0] ? "pids.max 0 and " : "", cg, members.n);
     return 0;
@@ -493,7 +526,7 @@ int main(int argc, char **argv) {
     }
 run:;
     // Nothing inherited may pass for this launch's lever.
-    const char *names[] = { "AT", "CGROUP", "DIR", "PIDS_MAX", "PIDS_OLD", "MEMBERS", "UNKNOWN", "PHASES", "REFUSED", "PID" };
+    const char *names[] = { "AT", "CGROUP", "DIR", "PIDS_MAX", "PIDS_OLD", "MEMBERS", "UNKNOWN", "PHASES", "REFUSED", "PID", "READERS" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char var[64];
         snprintf(var, sizeof var, "RUNAWAY_FIRST_LEVER_%s", names[i]);

@@ -123,8 +123,8 @@ public final class PressingBench {
 
     /** {@code runaway stop --command KEY --yes --json} as a user types it; the JSON's figures when it has them. */
     private Stop guidedCli(Sandbox tools, List<Listing> listings, boolean listFirst) throws Exception {
-        progress.printf("guided stop from the command line (%,d pressing; spawned from an %s thread)%n", tasks,
-                shell == Shell.REALTIME ? "SCHED_RR" : "ordinary");
+        progress.printf("guided stop from the command line (%,d pressing; spawned from %s thread)%n", tasks,
+                shell == Shell.REALTIME ? "a SCHED_RR" : "an ordinary");
         try (Drill drill = pressingAtCap()) {
             if (listFirst) listings.addAll(listings(tools));
             Path out = Files.createTempFile("runaway-bench-stop", ".json");
@@ -137,7 +137,7 @@ public final class PressingBench {
                         .redirectOutput(out.toFile()).redirectError(err.toFile());
                 Process stop;
                 // The child inherits the spawning thread's policy, as a command inherits its shell's.
-                try (var raised = shell == Shell.REALTIME ? dev.runaway.sys.Sched.raisedWhile() : null) {
+                try (var raised = shell == Shell.REALTIME ? dev.runaway.sys.Sched.raisedWithChildren() : null) {
                     stop = tools.start(command);
                 }
                 boolean ended = stop.waitFor(cliLimit.toMillis(), TimeUnit.MILLISECONDS);
@@ -188,6 +188,12 @@ public final class PressingBench {
         }
         JsonNode early = j.path("plan").path("earlyFreeze");
         if (!early.isMissingNode()) b.append("; early freeze: ").append(early.path("result").asText()).append(' ').append(early.path("phaseMillis"));
+        JsonNode first = j.path("plan").path("firstLever");
+        if (!first.isMissingNode()) {
+            b.append("; runaway-rt: ").append(first.path("frozen").asBoolean() ? "froze" : "refused: " + first.path("refused").asText())
+                    .append(", ").append(first.path("readers").asInt()).append(" readers, ").append(first.path("membersNotRead").asInt())
+                    .append(" members not read");
+        }
         b.append("; priority: ").append(j.path("plan").path("priority").asText(j.path("priority").asText("?")));
         return b.toString();
     }

@@ -18,11 +18,12 @@ import java.util.Optional;
  * @param pidsOld    what that file held before
  * @param atMicros   when the freeze was written (CLOCK_REALTIME, microseconds); -1 when refused
  * @param members    the processes in the cgroup when it was frozen
- * @param unknown    exe reads that had not returned (processes mid-exec) when it decided
+ * @param unknown    members whose exe was not read when it decided (the read had not returned: mid-fork or mid-exec)
+ * @param readers    the threads it read exe links on (8, more when reads stalled)
  * @param refused    why nothing was done; empty when frozen
  * @param phaseMillis how long each of its phases took
  */
-public record FirstLever(String cgroup, String pidsMax, String pidsOld, long atMicros, int members, int unknown, String refused,
+public record FirstLever(String cgroup, String pidsMax, String pidsOld, long atMicros, int members, int unknown, int readers, String refused,
                          Map<String, Long> phaseMillis) {
     static final String PREFIX = "RUNAWAY_FIRST_LEVER_";
 
@@ -50,7 +51,7 @@ public record FirstLever(String cgroup, String pidsMax, String pidsOld, long atM
             refused = "runaway-rt left a pids.max record that is not one: " + pidsMax;
         }
         return Optional.of(new FirstLever(refused.isEmpty() ? cgroup : "", pidsMax, pidsOld, refused.isEmpty() ? at : -1, count(env.get(PREFIX + "MEMBERS")),
-                count(env.get(PREFIX + "UNKNOWN")), refused, phases));
+                count(env.get(PREFIX + "UNKNOWN")), count(env.get(PREFIX + "READERS")), refused, phases));
     }
 
     /** seconds.microseconds, as runaway-rt and bash's EPOCHREALTIME write it; -1 when not that. */
