@@ -28,9 +28,10 @@
  * runaway's ordinary tasks held while they waited for a CPU. A frozen task holds none. So
  * before the JVM, this finds the key's processes by /proc/PID/exe (read on 8 threads, more when
  * reads stall: a read waits while its process is mid-fork or mid-exec, and is left unknown),
- * takes their v2 cgroup, and when the kernel's list of it holds nothing read as another binary
- * (at most max(16, 1 %): children caught mid-exec) and few unread (at most max(16, 10 %)), sets
- * its pids.max to 0 and freezes it. Never
+ * takes their v2 cgroup, and when the kernel's list of it holds nothing else (at most max(16,
+ * 1 %) others: children caught mid-exec; a member whose exe read did not return is judged by
+ * its name in stat, and at least half must be read as the key), sets its pids.max to 0 and
+ * freezes it. Never
  * the root cgroup, a slice, or a cgroup holding this program. The JVM then adopts the freeze
  * (RUNAWAY_FIRST_LEVER_*): it checks every process in the frozen cgroup, and on a single
  * stranger it thaws and puts pids.max back at once. Any doubt here: nothing is done, the
@@ -60,8 +61,6 @@
 #define STALL_NANOS (50 * 1000000LL)
 #define STRANGERS_MIN 16
 #define STRANGERS_PER_MILLE 10
-/* Members whose exe was not read (mid-fork, or forked since the listing): at most this share. */
-#define UNREAD_PER_MILLE 100
 #define MAX_DEPTH 32
 
 static long long now_nanos(clockid_t clock) {
@@ -402,21 +401,35 @@ static int first_lever(const char *key, struct lever *l) {
     qsort(matches.at, matches.n, sizeof *matches.at, by_value);
     qsort(others.at, others.n, sizeof *others.at, by_value);
     phase(l, "cgroupProcs");
-    // Members read as another binary are strangers; members not read (the read did not return, or
-    // forked since the listing) are unknown: the JVM reads both again once they are frozen.
-    size_t strangers = 0, unread = 0;
+    // Members read as another binary are strangers. A member whose exe read did not return (its
+    // process holds its memory map's lock: every fork refused at the cap copies the map first, and
+    // an ordinary task waits seconds for a CPU midway) is judged by its name in stat, which never
+    // waits: the key's name, or a stranger. The JVM reads every exe again once they are frozen.
+    const char *base = strrchr(key, '/') + 1;
+    char comm[16];
+    snprintf(comm, sizeof comm, "%s", base); // the kernel keeps the first 15 bytes
+    size_t strangers = 0, by_name = 0, by_exe = 0;
     for (size_t i = 0; i < members.n; i++) {
         int pid = members.at[i];
         if (pid == 1 || pid == getpid()) return refuse(l, "the cgroup %s holds pid %d", cg, pid);
         if (has_pid(&others, pid)) strangers++;
-        else if (!has_pid(&matches, pid)) unread++;
+        else if (has_pid(&matches, pid)) by_exe++;
+        else {
+            char stat[512];
+            snprintf(path, sizeof path, "/proc/%d/stat", pid);
+            if (read_small(path, stat, sizeof stat) <= 0) continue; // gone
+            char *open = strchr(stat, '('), *close = strrchr(stat, ')');
+            if (!open || !close || close <= open) continue;
+            *close = 0;
+            if (strcmp(open + 1, comm) == 0) by_name++;
+            else strangers++;
+        }
     }
     size_t allowed = matches.n * STRANGERS_PER_MILLE / 1000;
     if (allowed < STRANGERS_MIN) allowed = STRANGERS_MIN;
     if (strangers > allowed) return refuse(l, "%zu processes in %s do not run the key (by the first reading)", strangers, cg);
-    size_t unread_allowed = members.n * UNREAD_PER_MILLE / 1000;
-    if (unread_allowed < STRANGERS_MIN) unread_allowed = STRANGERS_MIN;
-    if (unread > unread_allowed) return refuse(l, "%zu of the %zu processes in %s could not be read", unread, members.n, cg);
+    if (by_exe * 2 < by_exe + by_name)
+        return refuse(l, "only %zu of the processes in %s were read as the key (%zu more by name alone)", by_exe, cg, by_name);
     // A process of the key in another cgroup: this freeze would not be the stop.
     for (size_t i = 0; i < matches.n; i++) {
         if (has_pid(&members, matches.at[i])) continue;
@@ -452,7 +465,7 @@ static int first_lever(const char *key, struct lever *l) {
     setenv("RUNAWAY_FIRST_LEVER_PIDS_OLD", old, 1);
     snprintf(text, sizeof text, "%zu", members.n);
     setenv("RUNAWAY_FIRST_LEVER_MEMBERS", text, 1);
-    snprintf(text, sizeof text, "%zu", unread);
+    snprintf(text, sizeof text, "%zu", by_name);
     setenv("RUNAWAY_FIRST_LEVER_UNKNOWN", text, 1);
     setenv("RUNAWAY_FIRST_LEVER_READERS", l->readers, 1);
     fprintf(stderr, "runaway: growth stopped before the plan: %sfroze %s (%zu processes)\n",
@@ -539,7 +552,10 @@ run:;
         setenv("RUNAWAY_FIRST_LEVER_PID", pid, 1);
         if (!key) setenv("RUNAWAY_FIRST_LEVER_REFUSED", "not a confirmed stop of a binary's key (stop --command /KEY --yes)", 1);
         else if (geteuid() != 0) setenv("RUNAWAY_FIRST_LEVER_REFUSED", "not root", 1);
-        else if (first_lever(key, &l) < 0) setenv("RUNAWAY_FIRST_LEVER_REFUSED", l.why, 1);
+        else if (first_lever(key, &l) < 0) {
+            setenv("RUNAWAY_FIRST_LEVER_REFUSED", l.why, 1);
+            fprintf(stderr, "runaway: no growth lever before the plan: %s\n", l.why);
+        }
         if (l.phases_used) setenv("RUNAWAY_FIRST_LEVER_PHASES", l.phases, 1);
     }
     if (front) set_time("RUNAWAY_EXEC_AT");

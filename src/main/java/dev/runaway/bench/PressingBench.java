@@ -142,6 +142,11 @@ public final class PressingBench {
                 }
                 boolean ended = stop.waitFor(cliLimit.toMillis(), TimeUnit.MILLISECONDS);
                 String stuck = ended ? "" : whereStuck(stop.pid());
+                if (!ended && stuck.contains("java")) {
+                    // A JVM prints its threads' Java stacks on SIGQUIT, to its standard output (the file read below).
+                    dev.runaway.sys.LibC.INSTANCE.kill((int) stop.pid(), 3);
+                    Thread.sleep(2000);
+                }
                 if (!ended) stop.destroyForcibly();
                 watch.awaitZero(ended ? 3000 : 0);
                 watch.close();
@@ -158,7 +163,7 @@ public final class PressingBench {
                     progress.flush();
                     return s;
                 }
-                String note = (!ended ? "did not end within " + cliLimit.toSeconds() + " s; killed; it was " + stuck
+                String note = (!ended ? "did not end within " + cliLimit.toSeconds() + " s; killed; it was " + stuck + mainStack(text)
                         : j == null ? "no JSON: " + text.strip() : "JSON without millisToGrowthStopped (zeroConfirmed "
                         + j.path("zeroConfirmed").asBoolean() + ", millisToZero from its confirmation " + j.path("millisToZero").asLong() + ")")
                         + (errTail.isEmpty() ? "" : "; stderr: " + errTail);
@@ -195,6 +200,22 @@ public final class PressingBench {
                     .append(" members not read");
         }
         b.append("; priority: ").append(j.path("plan").path("priority").asText(j.path("priority").asText("?")));
+        return b.toString();
+    }
+
+    /** The "main" thread's top frames from a JVM's SIGQUIT thread dump in TEXT; "" when there is none. */
+    static String mainStack(String text) {
+        int at = text.indexOf("\n\"main\"");
+        if (at < 0) return "";
+        StringBuilder b = new StringBuilder("; its main thread: ");
+        String[] lines = text.substring(at + 1).split("\n");
+        int frames = 0;
+        for (int i = 1; i < lines.length && frames < 8 && !lines[i].isBlank(); i++) {
+            String line = lines[i].strip();
+            if (line.startsWith("at ")) {
+                b.append(frames++ == 0 ? "" : " < ").append(line.substring(3));
+            }
+        }
         return b.toString();
     }
 

@@ -184,6 +184,7 @@ public class FirstLeverLaunchTest {
         Map<String, String> env = lever(sandbox("launcher"), "stop", "--command", key.toString(), "--yes");
         assertThat(env.get("RUNAWAY_FIRST_LEVER_REFUSED")).isEqualTo("17 processes in " + cgroupOf(runaway) + " do not run the key (by the first reading)");
         assertThat(env).doesNotContainKey("RUNAWAY_FIRST_LEVER_CGROUP");
+        assertThat(env.get("output")).contains("runaway: no growth lever before the plan: 17 processes in");
         assertThat(freezeAsked(runaway)).isFalse();
         assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
     }
