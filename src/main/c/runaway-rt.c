@@ -26,12 +26,11 @@
  * The first lever (--first-lever, `runaway stop --command /KEY --yes` as root): even real-time,
  * the JVM's start waited up to minutes at 20,000 pressing tasks, on page locks that the
  * runaway's ordinary tasks held while they waited for a CPU. A frozen task holds none. So
- * before the JVM, this finds the key's processes by /proc/PID/exe (read on 8 threads, more when
- * reads stall: a read waits while its process is mid-fork or mid-exec, and is left unknown),
- * takes their v2 cgroup, and when the kernel's list of it holds nothing else (at most max(16,
- * 1 %) others: children caught mid-exec; a member whose exe read did not return is judged by
- * its name in stat, and at least half must be read as the key), sets its pids.max to 0 and
- * freezes it. Never
+ * before the JVM, this reads /proc/PID/exe in pid order (on 8 threads, more when reads stall:
+ * a read waits while its process is mid-fork or mid-exec) until it has 64 of the key's
+ * processes, takes their v2 cgroup (all of them in one, else nothing is done), and when none of
+ * its members read so far is another binary's (at most max(16, 1 %): children caught
+ * mid-exec), sets its pids.max to 0 and freezes it. Never
  * the root cgroup, a slice, or a cgroup holding this program. The JVM then adopts the freeze
  * (RUNAWAY_FIRST_LEVER_*): it checks every process in the frozen cgroup, and on a single
  * stranger it thaws and puts pids.max back at once. Any doubt here: nothing is done, the
@@ -60,6 +59,12 @@
 /* Reads still out when no read returned for this long (all claimed, or no more readers) are left unknown. */
 #define STALL_NANOS (50 * 1000000LL)
 #define STRANGERS_MIN 16
+/*
+ * Enough of the key's processes read to name their cgroup. Reading all of them first is what a
+ * fire does not allow: at 20,000 pressing tasks even 256 readers all waited on processes holding
+ * their memory map's lock, and so did stat reads. The JVM reads every member once it is frozen.
+ */
+#define SAMPLE 64
 #define STRANGERS_PER_MILLE 10
 #define MAX_DEPTH 32
 
@@ -197,7 +202,7 @@ static const char *exe_key;
 static int *exe_pids;
 static size_t exe_count;
 static _Atomic unsigned char *exe_state;
-static atomic_size_t exe_next, exe_done;
+static atomic_size_t exe_next, exe_done, exe_matched;
 
 static void *read_exes(void *unused) {
     (void)unused;
@@ -211,6 +216,7 @@ static void *read_exes(void *unused) {
         if (n >= 0) {
             link[n] = 0;
             state = strcmp(link, exe_key) == 0 ? MATCH : OTHER;
+            if (state == MATCH) atomic_fetch_add(&exe_matched, 1);
         }
         atomic_store(&exe_state[i], state);
         atomic_fetch_add(&exe_done, 1);
@@ -346,7 +352,7 @@ static int first_lever(const char *key, struct lever *l) {
     for (;;) {
         size_t done = atomic_load(&exe_done);
         long long now = now_nanos(CLOCK_MONOTONIC);
-        if (done >= all.n) break;
+        if (done >= all.n || atomic_load(&exe_matched) >= SAMPLE) break;
         int claimed = atomic_load(&exe_next) >= all.n;
         if (done != seen) {
             seen = done;
@@ -401,35 +407,21 @@ static int first_lever(const char *key, struct lever *l) {
     qsort(matches.at, matches.n, sizeof *matches.at, by_value);
     qsort(others.at, others.n, sizeof *others.at, by_value);
     phase(l, "cgroupProcs");
-    // Members read as another binary are strangers. A member whose exe read did not return (its
-    // process holds its memory map's lock: every fork refused at the cap copies the map first, and
-    // an ordinary task waits seconds for a CPU midway) is judged by its name in stat, which never
-    // waits: the key's name, or a stranger. The JVM reads every exe again once they are frozen.
-    const char *base = strrchr(key, '/') + 1;
-    char comm[16];
-    snprintf(comm, sizeof comm, "%s", base); // the kernel keeps the first 15 bytes
-    size_t strangers = 0, by_name = 0, by_exe = 0;
+    // Members read as another binary are strangers; the rest were not read yet (or not at all:
+    // their read waits on a process holding its memory map's lock). The JVM reads every one
+    // again once they are frozen, and thaws at once on a stranger.
+    size_t strangers = 0, by_exe = 0;
     for (size_t i = 0; i < members.n; i++) {
         int pid = members.at[i];
         if (pid == 1 || pid == getpid()) return refuse(l, "the cgroup %s holds pid %d", cg, pid);
         if (has_pid(&others, pid)) strangers++;
         else if (has_pid(&matches, pid)) by_exe++;
-        else {
-            char stat[512];
-            snprintf(path, sizeof path, "/proc/%d/stat", pid);
-            if (read_small(path, stat, sizeof stat) <= 0) continue; // gone
-            char *open = strchr(stat, '('), *close = strrchr(stat, ')');
-            if (!open || !close || close <= open) continue;
-            *close = 0;
-            if (strcmp(open + 1, comm) == 0) by_name++;
-            else strangers++;
-        }
     }
+    size_t unread = members.n - strangers - by_exe; // not read: passed to the JVM as "unknown"
     size_t allowed = matches.n * STRANGERS_PER_MILLE / 1000;
     if (allowed < STRANGERS_MIN) allowed = STRANGERS_MIN;
     if (strangers > allowed) return refuse(l, "%zu processes in %s do not run the key (by the first reading)", strangers, cg);
-    if (by_exe * 2 < by_exe + by_name)
-        return refuse(l, "only %zu of the processes in %s were read as the key (%zu more by name alone)", by_exe, cg, by_name);
+    if (by_exe == 0) return refuse(l, "none of the processes in %s was read as the key", cg);
     // A process of the key in another cgroup: this freeze would not be the stop.
     for (size_t i = 0; i < matches.n; i++) {
         if (has_pid(&members, matches.at[i])) continue;
@@ -465,7 +457,7 @@ static int first_lever(const char *key, struct lever *l) {
     setenv("RUNAWAY_FIRST_LEVER_PIDS_OLD", old, 1);
     snprintf(text, sizeof text, "%zu", members.n);
     setenv("RUNAWAY_FIRST_LEVER_MEMBERS", text, 1);
-    snprintf(text, sizeof text, "%zu", by_name);
+    snprintf(text, sizeof text, "%zu", unread);
     setenv("RUNAWAY_FIRST_LEVER_UNKNOWN", text, 1);
     setenv("RUNAWAY_FIRST_LEVER_READERS", l->readers, 1);
     fprintf(stderr, "runaway: growth stopped before the plan: %sfroze %s (%zu processes)\n",

@@ -158,6 +158,7 @@ public final class EarlyFreeze {
                         });
                 String found = stranger(proc, reader, c.key(), members, matches);
                 if (found != null) stranger = found + " shares " + cgroup;
+                else stranger = outside(proc, reader, c.key(), members, cgroup);
             }
         }
         phases.put("check", millisSince(t));
@@ -167,6 +168,20 @@ public final class EarlyFreeze {
         }
         return new Attempt(Optional.of(new Frozen(cgroup, members.size(), !lever.pidsMax().isEmpty(), atNanos, atNanos, atNanos, phases)),
                 (lever.pidsMax().isEmpty() ? "froze " : "pids.max 0 and froze ") + cgroup + " (runaway-rt, before this JVM started)", phases);
+    }
+
+    /**
+     * A process of the key outside the frozen cgroup (runaway-rt named the cgroup from a sample of
+     * the key's processes): then freezing it is not the stop. Null when there is none.
+     */
+    private static String outside(Path proc, ProcReader reader, String key, Set<Integer> members, String cgroup) {
+        int[] rest = java.util.Arrays.stream(reader.pids()).filter(pid -> !members.contains(pid)).toArray();
+        for (var e : ExeReads.read(proc, rest, EXE_STALL_MILLIS).exes().entrySet()) {
+            if (key.equals(e.getValue()) && ProcStat.read(proc, e.getKey()).filter(st -> !st.isZombie()).isPresent()) {
+                return "pid " + e.getKey() + " of the same key runs outside " + cgroup;
+            }
+        }
+        return null;
     }
 
     private static String excluded(Exclusions exclusions, Set<Integer> members, String cgroup) {

@@ -211,6 +211,26 @@ public class FirstLeverLaunchTest {
         assertThat(freezeAsked(second)).isFalse();
     }
 
+    /** runaway-rt names the cgroup from a sample of the key's processes: the JVM finds the ones outside it and thaws. */
+    @Test
+    void theJvmThawsWhenTheKeyAlsoRunsOutsideTheFrozenCgroup() throws Exception {
+        CgroupSandbox first = sandbox("frozen");
+        CgroupSandbox second = sandbox("elsewhere");
+        keys(first, 5);
+        keys(second, 1);
+        Files.writeString(first.dirs().unified().resolve("cgroup.freeze"), "1"); // as runaway-rt would have, from its sample
+        Map<String, String> env = new HashMap<>();
+        env.put("RUNAWAY_FIRST_LEVER_PID", Long.toString(ProcessHandle.current().pid()));
+        env.put("RUNAWAY_FIRST_LEVER_CGROUP", cgroupOf(first));
+        env.put("RUNAWAY_FIRST_LEVER_AT", "1796083343.123456");
+        try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
+            EarlyFreeze.Attempt attempt = adopt(FirstLever.of(env, ProcessHandle.current().pid()).orElseThrow(), actuator);
+            assertThat(attempt.frozen()).isEmpty();
+            assertThat(attempt.why()).contains("of the same key runs outside " + cgroupOf(first)).contains("thawed at once");
+        }
+        assertThat(freezeAsked(first)).isFalse();
+    }
+
     @Test
     void withoutYesOrWithAnOptionItDoesNotKnowNothingIsDone() throws Exception {
         CgroupSandbox runaway = sandbox("unconfirmed");
