@@ -153,7 +153,28 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         analyzer.analyze(scan, pulse.read());
         TargetSet set = analyzer.targets(selector.label(), (p, key) -> sticky.contains(p.identity())
                 || forkedFromMembers.contains(p.pid()) || seeds(p, key, inCgroup));
-        return settle(set.samples(), inCgroup);
+        return withUnread(settle(set.samples(), inCgroup));
+    }
+
+    /**
+     * A script's key cannot be told from a process whose command line is not read yet (its read
+     * waited on a forking process's memory map) and whose executable is an interpreter: such a
+     * process may run the script. It is not taken (it may be a stranger), but zero is not
+     * claimed while it lives: never a false zero.
+     */
+    private Targets withUnread(Targets t) {
+        if (!(selector instanceof Selector.Command c) || dev.runaway.analysis.CommandKeys.isProgram(c.key())) return t;
+        Set<Integer> memberPids = new HashSet<>();
+        for (ProcessSample p : t.members()) memberPids.add(p.pid());
+        List<ProcessSample> maybe = new ArrayList<>();
+        for (ProcessSample p : lastProcesses) {
+            if (!p.cmdlineUnread() || dev.runaway.analysis.CommandKeys.isProgram(p.exe()) || memberPids.contains(p.pid())) continue;
+            if (p.state() != 'Z' && exclusions.of(p).isEmpty()) maybe.add(p);
+        }
+        if (maybe.isEmpty()) return t;
+        List<ProcessSample> unfollowed = new ArrayList<>(t.unfollowed());
+        unfollowed.addAll(maybe);
+        return new Targets(t.selector(), t.members(), t.cgroup(), t.cgroupNote(), t.excluded(), List.copyOf(unfollowed), t.following());
     }
 
     /**
