@@ -20,7 +20,8 @@ import java.util.List;
  * @param exe        the executable's real path; empty when unreadable (kernel thread, no permission)
  * @param cgroup     the v2 cgroup path ({@code 0::} line), empty when unknown
  * @param cmdlineUnread the command line is not read yet (its read waited on the process's memory
- *                   map, held while it forks): {@code cmdline} is empty for now, not for good
+ *                   map, held while it forks): {@code cmdline} is empty for now, not for good, and
+ *                   so is {@code exe} when that read waited too (an exec under way)
  */
 public record ProcessSample(ProcessIdentity identity, int ppid, int pgrp, int session, char state, String comm,
                             int numThreads, long rssBytes, long cpuTicks, int uid, List<String> cmdline,

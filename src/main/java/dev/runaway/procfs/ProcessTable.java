@@ -25,16 +25,17 @@ import java.util.concurrent.Future;
  * read once per process, again only when its name changes (an exec). A complete scan re-reads
  * every stat: that is also what catches a pid reused between two scans.
  *
- * <p>Command lines are read apart, by {@link CmdlineReads}: that read waits on the process's
- * memory map, which a process holds while it forks, and at thousands of tasks pressing on a cap
- * it held every scan up for minutes. A command line not read within the stall deadline is left
- * unread for this scan (the sample says so, {@link ProcessSample#cmdlineUnread()}; its key comes
- * from its executable meanwhile) and read again in later scans.
+ * <p>Executables and command lines are read apart, by {@link ExeCmdlineReads}: the command
+ * line waits on the process's memory map, which a process holds while it forks, the exe link on
+ * a process in the middle of an exec, and at thousands of tasks pressing on a cap they held every
+ * scan up for minutes. What is not read within the stall deadline is left unread for this scan
+ * (the sample says so, {@link ProcessSample#cmdlineUnread()}; its key comes from its executable
+ * meanwhile, when that was read) and read again in later scans.
  */
 public final class ProcessTable {
     /** Incremental scans refresh 1/ROUND_ROBIN_SHARE of the known processes each. */
     public static final int ROUND_ROBIN_SHARE = 50;
-    /** A batch of command-line reads ends once none has returned for this long. */
+    /** A batch of exe and command-line reads ends once none has returned for this long. */
     static final long CMDLINE_STALL_MILLIS = 50;
 
     private final ProcReader reader;
@@ -48,9 +49,9 @@ public final class ProcessTable {
     private boolean eventsTrusted;   // a listing has been taken since the events began, and none were lost
     private long listings;
     private int[] followed; // the last pids made from events rather than a listing
-    private final CmdlineReads cmdlines;
-    private final java.util.Queue<CmdlineReads.Late> lateCmdlines = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final Map<Integer, Long> cmdlineWanted = new HashMap<>();  // pid -> ticket: its sample's command line is unread
+    private final ExeCmdlineReads cmdlines;
+    private final java.util.Queue<ExeCmdlineReads.Late> lateCmdlines = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Map<Integer, Long> cmdlineWanted = new HashMap<>();  // pid -> ticket: its sample's command line (or exe) is unread
     private final Map<Integer, Long> cmdlineWaiting = new HashMap<>(); // pid -> ticket: a thread is still inside that read
     private long cmdlineTickets;
 
@@ -71,11 +72,11 @@ public final class ProcessTable {
     private final Canon<String> commsSeen = new Canon<>(8_192);
 
     public ProcessTable(ProcReader reader, long pageBytes) {
-        this(reader, pageBytes, CmdlineReads.of(reader.root()));
+        this(reader, pageBytes, ExeCmdlineReads.of(reader.root()));
     }
 
     /** With command lines read by {@code cmdlines} (tests give one whose reads wait). */
-    ProcessTable(ProcReader reader, long pageBytes, CmdlineReads cmdlines) {
+    ProcessTable(ProcReader reader, long pageBytes, ExeCmdlineReads cmdlines) {
         this.reader = reader;
         this.pageBytes = pageBytes;
         this.cmdlines = cmdlines;
@@ -183,29 +184,41 @@ public final class ProcessTable {
      * (A pid waiting twice keeps the newer ticket: the older read's answer is then dropped.)
      */
     private void readCmdlines() {
-        for (CmdlineReads.Late late; (late = lateCmdlines.poll()) != null; ) {
+        for (ExeCmdlineReads.Late late; (late = lateCmdlines.poll()) != null; ) {
             Long waited = cmdlineWaiting.get(late.pid());
             if (waited != null && waited == late.ticket()) cmdlineWaiting.remove(late.pid());
             Long wanted = cmdlineWanted.get(late.pid());
-            if (wanted != null && wanted == late.ticket()) withCmdline(late.pid(), late.args());
+            if (wanted == null || wanted != late.ticket()) continue;
+            if (late.exe() != null) withExe(late.pid(), late.exe());
+            withCmdline(late.pid(), late.args());
         }
         if (cmdlineWanted.isEmpty()) return;
         cmdlineWanted.keySet().retainAll(entries.keySet()); // gone meanwhile
         cmdlineWaiting.keySet().retainAll(entries.keySet());
-        List<CmdlineReads.Request> requests = new ArrayList<>();
+        List<ExeCmdlineReads.Request> requests = new ArrayList<>();
         for (Map.Entry<Integer, Long> e : cmdlineWanted.entrySet()) {
             // A read under way is not asked again; one for the program before an exec is no answer.
-            if (!e.getValue().equals(cmdlineWaiting.get(e.getKey()))) requests.add(new CmdlineReads.Request(e.getKey(), e.getValue()));
+            if (!e.getValue().equals(cmdlineWaiting.get(e.getKey()))) requests.add(new ExeCmdlineReads.Request(e.getKey(), e.getValue()));
         }
         // Sleeping processes first: one that is running may be inside a fork, holding the map the read needs.
         requests.sort(java.util.Comparator.comparingInt(r -> mayBeForking(entries.get(r.pid())) ? 1 : 0));
-        CmdlineReads.Result result = cmdlines.read(requests, CMDLINE_STALL_MILLIS, lateCmdlines);
+        ExeCmdlineReads.Result result = cmdlines.read(requests, CMDLINE_STALL_MILLIS, lateCmdlines);
+        for (Map.Entry<Integer, String> e : result.exes().entrySet()) withExe(e.getKey(), e.getValue());
         for (Map.Entry<Integer, List<String>> e : result.args().entrySet()) withCmdline(e.getKey(), e.getValue());
         for (Integer pid : result.waiting()) cmdlineWaiting.put(pid, cmdlineWanted.get(pid));
     }
 
     private static boolean mayBeForking(ProcessSample p) {
         return p != null && (p.state() == 'R' || p.state() == 'D');
+    }
+
+    /** The process's sample with its executable read (its command line may still be unread). */
+    private void withExe(int pid, String exe) {
+        ProcessSample p = entries.get(pid);
+        if (p == null) return;
+        Statics read = staticsSeen.of(new Statics(p.uid(), p.cmdline(), exe, p.cgroup(), p.cmdlineUnread()));
+        entries.put(pid, new ProcessSample(p.identity(), p.ppid(), p.pgrp(), p.session(), p.state(), p.comm(), p.numThreads(),
+                p.rssBytes(), p.cpuTicks(), read.uid(), read.cmdline(), read.exe(), read.cgroup(), read.cmdlineUnread()));
     }
 
     /** The process's sample with its command line read. */
@@ -348,9 +361,9 @@ public final class ProcessTable {
                 && s.numThreads() == p.numThreads() && s.rssPages() * pageBytes == p.rssBytes() && s.cpuTicks() == p.cpuTicks();
     }
 
-    /** All but the command line, which {@link #readCmdlines} reads after (see {@link CmdlineReads}). */
+    /** All but the exe and command line, which {@link #readCmdlines} reads after (see {@link ExeCmdlineReads}). */
     private static Statics readStatics(int pid, ProcReader with) {
-        return new Statics(with.uid(pid), List.of(), with.exe(pid), with.cgroup(pid), true);
+        return new Statics(with.uid(pid), List.of(), "", with.cgroup(pid), true);
     }
 
     private ProcessSample sample(ProcStat s, Statics statics) {

@@ -312,24 +312,44 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
                 return Optional.empty();
             }
         }
+        Map<Integer, ProcStat> others = new HashMap<>();
         for (int pid : inCgroup) {
             if (memberPids.contains(pid)) continue;
             Optional<ProcStat> s = ProcStat.read(proc, pid);
             if (s.isEmpty() || s.get().isZombie()) continue; // gone meanwhile
-            if (memberSinceTheScan(s.get(), memberPids)) continue;
-            note[0] = "pid " + pid + " (" + s.get().comm() + "), not a target, shares the cgroup " + cgroup;
-            return Optional.empty();
+            if (forkedSinceTheScan(s.get(), memberPids)) continue;
+            if (!(selector instanceof Selector.Command)) return stranger(s.get(), cgroup, note);
+            others.put(pid, s.get());
+        }
+        if (!others.isEmpty()) {
+            // Running the key? Read on a few threads: an exe link waits on a process in the middle of an exec.
+            String key = ((Selector.Command) selector).key();
+            ExeReads.Result exes = ExeReads.read(proc, others.keySet().stream().mapToInt(Integer::intValue).toArray(), EXE_STALL_MILLIS);
+            for (ProcStat s : others.values()) {
+                if (exes.unknown().contains(s.pid())) {
+                    note[0] = "pid " + s.pid() + " (" + s.comm() + ") shares the cgroup " + cgroup + " and its executable could not be"
+                            + " read in time (an exec under way)";
+                    return Optional.empty();
+                }
+                String exe = exes.exes().get(s.pid());
+                boolean gone = exe.isEmpty() && ProcStat.read(proc, s.pid()).filter(now -> !now.isZombie()).isEmpty();
+                if (!exe.equals(key) && !gone) return stranger(s, cgroup, note); // an unreadable exe is no member
+            }
         }
         note[0] = "the cgroup " + cgroup + " holds only the targets";
         return Optional.of(cgroup);
     }
 
-    /**
-     * A process the scan did not see that is a member all the same: forked since by a member
-     * (or by a child of one), or running the command key.
-     */
-    private boolean memberSinceTheScan(ProcStat s, Set<Integer> memberPids) {
-        if (selector instanceof Selector.Command c && c.key().equals(reader.exe(s.pid()))) return true;
+    /** A read of a process's exe link that has not returned after this long (and nothing else moved) is left unknown. */
+    private static final long EXE_STALL_MILLIS = 50;
+
+    private static Optional<String> stranger(ProcStat s, String cgroup, String[] note) {
+        note[0] = "pid " + s.pid() + " (" + s.comm() + "), not a target, shares the cgroup " + cgroup;
+        return Optional.empty();
+    }
+
+    /** A process the scan did not see that is a member all the same: forked since by a member (or by a child of one). */
+    private boolean forkedSinceTheScan(ProcStat s, Set<Integer> memberPids) {
         int ppid = s.ppid();
         for (int hops = 0; ppid > 1 && hops < 16; hops++) {
             if (memberPids.contains(ppid)) return true;

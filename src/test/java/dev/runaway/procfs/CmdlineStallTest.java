@@ -39,6 +39,7 @@ class CmdlineStallTest {
     private FakeProc proc;
     private ProcessTable table;
     private final Set<Integer> waiting = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> execing = ConcurrentHashMap.newKeySet(); // their exe reads wait
     private final Map<Integer, List<String>> answerAfterWait = new ConcurrentHashMap<>(); // what a waiting read returns
     private final CountDownLatch forksEnd = new CountDownLatch(1);
 
@@ -48,23 +49,34 @@ class CmdlineStallTest {
         proc.nonProcessEntries();
         Path root = proc.root();
         // Each reading thread its own reader, as in the console; reads of the pids in `waiting` block.
-        CmdlineReads reads = new CmdlineReads(() -> {
+        ExeCmdlineReads reads = new ExeCmdlineReads(() -> {
             ProcReader reader = new ProcReader(root);
-            return pid -> {
-                if (waiting.contains(pid)) {
-                    try {
-                        forksEnd.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    if (answerAfterWait.containsKey(pid)) return answerAfterWait.get(pid);
+            return new ExeCmdlineReads.Reader() {
+                public String exe(int pid) {
+                    if (execing.contains(pid)) awaitForksEnd();
+                    return reader.exe(pid);
                 }
-                return reader.cmdline(pid);
+
+                public java.util.List<String> cmdline(int pid) {
+                    if (waiting.contains(pid)) {
+                        awaitForksEnd();
+                        if (answerAfterWait.containsKey(pid)) return answerAfterWait.get(pid);
+                    }
+                    return reader.cmdline(pid);
+                }
             };
         }, "test-cmdline");
         table = new ProcessTable(proc.reader(), PAGE, reads);
         proc.process(1, 0, "systemd").cmdline("/sbin/init").exe("/usr/lib/systemd/systemd").write();
         proc.process(2, 0, "kthreadd").write();
+    }
+
+    private void awaitForksEnd() {
+        try {
+            forksEnd.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @AfterEach
@@ -141,5 +153,24 @@ class CmdlineStallTest {
             return table.cmdlinesWaiting() == 0; // the old answer came in, and was weighed
         });
         assertThat(byPid(table.scan(false)).get(500).cmdline()).containsExactly("/opt/new");
+    }
+
+    /** A process in the middle of an exec: its exe read waits too; the scan goes on, and its key says so until read. */
+    @Test
+    void anExeReadThatWaitsHoldsNoScanUp() {
+        proc.process(600, 1, "tool").cmdline("/drill/cache/tool", "pressing", "50").exe("/drill/cache/tool").write();
+        proc.process(601, 1, "tool").cmdline("/drill/cache/tool", "pressing", "50").exe("/drill/cache/tool").write();
+        execing.add(600);
+
+        Map<Integer, ProcessSample> p = byPid(table.scan(true));
+
+        assertThat(p.get(600).cmdlineUnread()).isTrue();
+        assertThat(p.get(600).exe()).isEmpty();
+        assertThat(CommandKeys.of(p.get(600))).isEqualTo("tool" + CommandKeys.CMDLINE_UNREAD);
+        assertThat(CommandKeys.of(p.get(601))).isEqualTo("/drill/cache/tool");
+
+        forksEnd.countDown();
+        await().atMost(10, TimeUnit.SECONDS).until(() -> table.scan(false).cmdlinesUnread() == 0);
+        assertThat(CommandKeys.of(byPid(table.scan(false)).get(600))).isEqualTo("/drill/cache/tool");
     }
 }

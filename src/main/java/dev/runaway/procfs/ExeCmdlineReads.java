@@ -11,35 +11,45 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
- * Command lines of many processes, read by a few threads with a stall deadline, so that no one
- * process can hold a scan up. Reading /proc/PID/cmdline waits on that process's memory map, and
- * a process in the middle of a fork holds its map while it copies it: at 20,000 tasks pressing
- * on a cap (every refused fork copies the map first), such a process, one ordinary task among
- * thousands runnable, waits seconds for a CPU while the read waits on it (issue 14: no live scan
- * finished while measuring). Once no read has returned for the stall deadline, the batch ends:
- * what was not read is left unread for this scan. A read that returns after its batch ended is
- * handed over later ({@link #late}); its thread then goes back to the others. More threads are
- * started while too few are free, up to a limit; none when no thread may start (a task cap).
+ * The executable and command line of many processes, read by a few threads with a stall
+ * deadline, so that no one process can hold a scan up. Both reads can wait on the process read:
+ * /proc/PID/cmdline on its memory map, which a process in the middle of a fork holds while it
+ * copies it (at 20,000 tasks pressing on a cap every refused fork copies it first); the exe link
+ * on a process in the middle of an exec. Such a process, one ordinary task among thousands
+ * runnable, waits seconds to minutes for a CPU while the read waits on it (issue 14: no live
+ * scan finished while measuring). Once no read has returned for the stall deadline, the batch
+ * ends: what was not read is left unread for this scan. A read that returns after its batch
+ * ended is handed over later ({@link Late}); its thread then goes back to the others. More
+ * threads are started while too few are free, up to a limit; none when no thread may start.
+ * Each request reads the exe first, and hands it over at once: a command line that waits does
+ * not hold its executable back.
  */
-final class CmdlineReads {
-    /** A process whose command line is wanted; the ticket comes back with the answer. */
+final class ExeCmdlineReads {
+    /** What each reading thread reads with (a {@link ProcReader} holds one buffer: one per thread). */
+    interface Reader {
+        String exe(int pid);
+
+        List<String> cmdline(int pid);
+    }
+
+    /** A process whose executable and command line are wanted; the ticket comes back with the answers. */
     record Request(int pid, long ticket) {
     }
 
-    /** A command line read after its batch had ended. */
-    record Late(int pid, long ticket, List<String> args) {
+    /** Answers that came after their batch had ended: the exe (null when it came in time) and the command line. */
+    record Late(int pid, long ticket, String exe, List<String> args) {
     }
 
     /**
-     * @param args    the command lines read, by pid
-     * @param waiting pids whose read is still under way: their answer comes through {@link #late}
+     * @param exes    executables read, by pid (a process gone reads "")
+     * @param args    command lines read, by pid
+     * @param waiting pids whose read is still under way: their answers come as {@link Late}
      * @param notRead pids nobody started to read (all the threads were waiting)
      */
-    record Result(Map<Integer, List<String>> args, Set<Integer> waiting, Set<Integer> notRead) {
+    record Result(Map<Integer, String> exes, Map<Integer, List<String>> args, Set<Integer> waiting, Set<Integer> notRead) {
         boolean complete() {
             return waiting.isEmpty() && notRead.isEmpty();
         }
@@ -50,9 +60,9 @@ final class CmdlineReads {
     /** At most this many threads in all: each waiting thread holds one process's read. */
     static final int MAX_THREADS = 16;
 
-    private static final Map<Path, CmdlineReads> SHARED = new ConcurrentHashMap<>();
+    private static final Map<Path, ExeCmdlineReads> SHARED = new ConcurrentHashMap<>();
 
-    private final Supplier<IntFunction<List<String>>> readers;
+    private final Supplier<Reader> readers;
     private final LinkedBlockingQueue<Batch> offers = new LinkedBlockingQueue<>();
     private final AtomicInteger threads = new AtomicInteger();
     private final AtomicInteger busy = new AtomicInteger();
@@ -62,7 +72,8 @@ final class CmdlineReads {
     private static final class Batch {
         final Request[] requests;
         final AtomicInteger next = new AtomicInteger();
-        final Map<Integer, List<String>> read = new HashMap<>(); // guarded by this
+        final Map<Integer, String> exes = new HashMap<>();       // guarded by this
+        final Map<Integer, List<String>> args = new HashMap<>(); // guarded by this
         final Set<Integer> underway = new HashSet<>();           // guarded by this
         final java.util.Queue<Late> late;
         boolean ended;                                            // guarded by this
@@ -71,10 +82,14 @@ final class CmdlineReads {
             this.requests = requests;
             this.late = late;
         }
+
+        int answers() {
+            return exes.size() + args.size();
+        }
     }
 
-    /** With {@code readers} giving each thread its own reading function (a {@link ProcReader} holds one buffer). */
-    CmdlineReads(Supplier<IntFunction<List<String>>> readers, String name) {
+    /** With {@code readers} giving each thread its own reader. */
+    ExeCmdlineReads(Supplier<Reader> readers, String name) {
         this.readers = readers;
         this.name = name;
         for (int i = 0; i < FREE_THREADS; i++) startThread();
@@ -84,8 +99,19 @@ final class CmdlineReads {
      * The reader for this /proc, one per root for the whole JVM: its threads are started with the
      * first table (a console opened before the fire has them when the runaway holds every task).
      */
-    static CmdlineReads of(Path root) {
-        return SHARED.computeIfAbsent(root, r -> new CmdlineReads(() -> new ProcReader(r)::cmdline, "runaway-cmdline"));
+    static ExeCmdlineReads of(Path root) {
+        return SHARED.computeIfAbsent(root, r -> new ExeCmdlineReads(() -> {
+            ProcReader reader = new ProcReader(r);
+            return new Reader() {
+                public String exe(int pid) {
+                    return reader.exe(pid);
+                }
+
+                public List<String> cmdline(int pid) {
+                    return reader.cmdline(pid);
+                }
+            };
+        }, "runaway-cmdline"));
     }
 
     /** Threads alive (waiting or free). */
@@ -94,11 +120,11 @@ final class CmdlineReads {
     }
 
     /**
-     * Reads the command lines asked for; returns once all are read or no read has returned for
+     * Reads what is asked for; returns once all is read or no read has returned for
      * {@code stallMillis}. Answers of reads still under way then go to {@code late}.
      */
     Result read(List<Request> requests, long stallMillis, java.util.Queue<Late> late) {
-        if (requests.isEmpty()) return new Result(Map.of(), Set.of(), Set.of());
+        if (requests.isEmpty()) return new Result(Map.of(), Map.of(), Set.of(), Set.of());
         Batch batch = new Batch(requests.toArray(new Request[0]), late);
         while (threads.get() - busy.get() < FREE_THREADS && threads.get() < MAX_THREADS && startThread()) {
             // more threads: the others wait on reads that have not returned
@@ -108,8 +134,8 @@ final class CmdlineReads {
         synchronized (batch) {
             int seen = -1;
             long movedAt = System.nanoTime();
-            while (batch.read.size() < batch.requests.length) {
-                int now = batch.read.size();
+            while (batch.args.size() < batch.requests.length) {
+                int now = batch.answers();
                 if (now != seen) {
                     seen = now;
                     movedAt = System.nanoTime();
@@ -127,9 +153,9 @@ final class CmdlineReads {
             batch.next.set(batch.requests.length); // nobody starts another read of this batch
             Set<Integer> notRead = new HashSet<>();
             for (Request r : batch.requests) {
-                if (!batch.read.containsKey(r.pid()) && !batch.underway.contains(r.pid())) notRead.add(r.pid());
+                if (!batch.args.containsKey(r.pid()) && !batch.underway.contains(r.pid())) notRead.add(r.pid());
             }
-            return new Result(Map.copyOf(batch.read), Set.copyOf(batch.underway), notRead);
+            return new Result(Map.copyOf(batch.exes), Map.copyOf(batch.args), Set.copyOf(batch.underway), notRead);
         }
     }
 
@@ -147,7 +173,7 @@ final class CmdlineReads {
 
     private void work() {
         dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // as the scan thread these reads are for
-        IntFunction<List<String>> reader = readers.get();
+        Reader reader = readers.get();
         while (true) {
             Batch batch;
             try {
@@ -163,24 +189,37 @@ final class CmdlineReads {
                     batch.underway.add(r.pid());
                 }
                 busy.incrementAndGet();
+                String exe = null;
                 List<String> args;
+                boolean exeInTime;
                 try {
-                    args = reader.apply(r.pid());
-                } catch (RuntimeException unreadable) {
-                    args = List.of();
+                    exe = safely(() -> reader.exe(r.pid()), "");
+                    synchronized (batch) {
+                        exeInTime = !batch.ended;
+                        if (exeInTime) batch.exes.put(r.pid(), exe);
+                    }
+                    args = safely(() -> reader.cmdline(r.pid()), List.of());
                 } finally {
                     busy.decrementAndGet();
                 }
                 synchronized (batch) {
                     batch.underway.remove(r.pid());
                     if (batch.ended) {
-                        batch.late.add(new Late(r.pid(), r.ticket(), args));
+                        batch.late.add(new Late(r.pid(), r.ticket(), exeInTime ? null : exe, args));
                     } else {
-                        batch.read.put(r.pid(), args);
-                        if (batch.read.size() == batch.requests.length) batch.notifyAll(); // the waiter checks progress at its deadline
+                        batch.args.put(r.pid(), args);
+                        if (batch.args.size() == batch.requests.length) batch.notifyAll(); // the waiter checks progress at its deadline
                     }
                 }
             }
+        }
+    }
+
+    private static <T> T safely(Supplier<T> read, T unreadable) {
+        try {
+            return read.get();
+        } catch (RuntimeException e) {
+            return unreadable;
         }
     }
 }
