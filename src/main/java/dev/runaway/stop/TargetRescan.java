@@ -149,11 +149,33 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         Set<Integer> inCgroup = selector instanceof Selector.Cgroup c ? kernelMembers(c.path()) : Set.of();
         followForks();
         ScanSample scan = table.scan(true);
+        // A script's key needs the command line of every process an interpreter may run it in: the
+        // reads left unread (they wait on forking processes' memory maps) are asked again, for a while.
+        long patience = System.nanoTime() + UNREAD_PATIENCE_NANOS;
+        while (scriptKey() && maybeTheScript(scan.processes()) > 0 && System.nanoTime() < patience) {
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+            scan = table.scan(false);
+        }
         lastProcesses = scan.processes();
         analyzer.analyze(scan, pulse.read());
         TargetSet set = analyzer.targets(selector.label(), (p, key) -> sticky.contains(p.identity())
                 || forkedFromMembers.contains(p.pid()) || seeds(p, key, inCgroup));
         return withUnread(settle(set.samples(), inCgroup));
+    }
+
+    /** How long a full reading waits for command lines a script's key needs (see {@link #full}). */
+    private static final long UNREAD_PATIENCE_NANOS = 10_000_000_000L;
+
+    /** A command key that is not a program's: telling its processes needs their command lines. */
+    private boolean scriptKey() {
+        return selector instanceof Selector.Command c && !dev.runaway.analysis.CommandKeys.isProgram(c.key());
+    }
+
+    /** Processes whose command line is unread and that may run a script (an interpreter, or an executable not read either). */
+    private static int maybeTheScript(List<ProcessSample> processes) {
+        int n = 0;
+        for (ProcessSample p : processes) if (p.cmdlineUnread() && !dev.runaway.analysis.CommandKeys.isProgram(p.exe())) n++;
+        return n;
     }
 
     /**
@@ -163,7 +185,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
      * claimed while it lives: never a false zero.
      */
     private Targets withUnread(Targets t) {
-        if (!(selector instanceof Selector.Command c) || dev.runaway.analysis.CommandKeys.isProgram(c.key())) return t;
+        if (!scriptKey()) return t;
         Set<Integer> memberPids = new HashSet<>();
         for (ProcessSample p : t.members()) memberPids.add(p.pid());
         List<ProcessSample> maybe = new ArrayList<>();
