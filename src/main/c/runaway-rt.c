@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
- * runaway-rt: runs PROGRAM as a round-robin real-time task (SCHED_RR, priority 1), same pid.
+ * runaway-rt: runs PROGRAM as a round-robin real-time task (SCHED_RR, priority 1), same pid;
+ * for a confirmed stop of a binary's processes, it first stops their growth.
  *
  *   runaway-rt PROGRAM [ARG]...
+ *   runaway-rt --first-lever PROGRAM [SCRIPT] stop --command /KEY --yes [--json] [...]
+ *   runaway COMMAND [ARG]...       (installed as /usr/bin/runaway: the package's launcher)
  *
  * The launchers exec this first for `scan` and `stop` as root. During a fire every ordinary
  * task waits behind thousands of runnable ones: measured at 20,000 pressing tasks, each slice
@@ -14,34 +17,551 @@
  * when the switch took effect, or RUNAWAY_REALTIME_REFUSED to why it was refused (not root, a
  * container without CAP_SYS_NICE); PROGRAM runs either way, and says which priority it got.
  * Not SCHED_RESET_ON_FORK: the JVM's threads are forks too and must keep the policy.
+ *
+ * Named `runaway` (the package installs it as /usr/bin/runaway) it is the launcher: it sets
+ * RUNAWAY_LAUNCHED_AT from its first clock reading, and runs the app's own launcher
+ * (RUNAWAY_APP) with the same arguments: for scan and stop as root after the switch (unless
+ * RUNAWAY_REALTIME=0), for stop with the first lever; for anything else as it is.
+ *
+ * The first lever (--first-lever, `runaway stop --command /KEY --yes` as root): even real-time,
+ * the JVM's start waited up to minutes at 20,000 pressing tasks, on page locks that the
+ * runaway's ordinary tasks held while they waited for a CPU. A frozen task holds none. So
+ * before the JVM, this finds the key's processes by /proc/PID/exe (read on 8 threads, more when
+ * reads stall: a read waits while its process is mid-fork or mid-exec, and is left unknown),
+ * takes their v2 cgroup, and when the kernel's list of it holds nothing else (at most max(16,
+ * 1 %) others: children caught mid-exec; a member whose exe read did not return is judged by
+ * its name in stat, and at least half must be read as the key), sets its pids.max to 0 and
+ * freezes it. Never
+ * the root cgroup, a slice, or a cgroup holding this program. The JVM then adopts the freeze
+ * (RUNAWAY_FIRST_LEVER_*): it checks every process in the frozen cgroup, and on a single
+ * stranger it thaws and puts pids.max back at once. Any doubt here: nothing is done, the
+ * reason goes to the JVM in RUNAWAY_FIRST_LEVER_REFUSED, and its own plan decides.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#define READERS 8
+/* More readers join, READERS at a time, when no read returned for this long; at most this many. */
+#define ADD_READERS_NANOS (10 * 1000000LL)
+#define MAX_READERS 256
+/* Reads still out when no read returned for this long (all claimed, or no more readers) are left unknown. */
+#define STALL_NANOS (50 * 1000000LL)
+#define STRANGERS_MIN 16
+#define STRANGERS_PER_MILLE 10
+#define MAX_DEPTH 32
+
+static long long now_nanos(clockid_t clock) {
+    struct timespec t;
+    clock_gettime(clock, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void set_time(const char *name) {
+    long long at = now_nanos(CLOCK_REALTIME) / 1000;
+    char text[32];
+    snprintf(text, sizeof text, "%lld.%06lld", at / 1000000, at % 1000000);
+    setenv(name, text, 1);
+}
+
+/* A list of pids that grows. */
+struct pids {
+    int *at;
+    size_t n, cap;
+};
+
+static int add_pid(struct pids *p, int pid) {
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 4096;
+        int *grown = realloc(p->at, cap * sizeof *grown);
+        if (!grown) return -1;
+        p->at = grown;
+        p->cap = cap;
+    }
+    p->at[p->n++] = pid;
+    return 0;
+}
+
+static int by_value(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static int has_pid(const struct pids *sorted, int pid) {
+    return sorted->n && bsearch(&pid, sorted->at, sorted->n, sizeof pid, by_value) != NULL;
+}
+
+/* DIR/NAME into OUT; -1 when it does not fit (nothing is ever acted on through a cut path). */
+static int join(char *out, size_t size, const char *dir, const char *name) {
+    size_t a = strlen(dir), b = strlen(name);
+    if (a + 1 + b >= size) return -1;
+    memcpy(out, dir, a);
+    out[a] = '/';
+    memcpy(out + a + 1, name, b + 1);
+    return 0;
+}
+
+/* A whole small file, NUL-terminated; -1 when it cannot be read. */
+static ssize_t read_small(const char *path, char *buf, size_t size) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return -1;
+    size_t used = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf + used, size - 1 - used);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        used += (size_t)n;
+        if (used == size - 1) break;
+    }
+    close(fd);
+    buf[used] = 0;
+    return (ssize_t)used;
+}
+
+static int write_small(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* The path of the v2 line ("0::/path", TAG "") or of a v1 line ("N:TAG:/path") of a /proc/PID/cgroup text. */
+static int cgroup_line(const char *text, const char *tag, char *out, size_t size) {
+    char want[64];
+    snprintf(want, sizeof want, ":%s:", tag);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        const char *colon = memchr(line, ':', length);
+        int v2 = tag[0] == 0 && strncmp(line, "0::", 3) == 0;
+        if (v2 || (tag[0] && colon && (size_t)(colon - line) + strlen(want) <= length && strncmp(colon, want, strlen(want)) == 0)) {
+            const char *at = v2 ? line + 3 : colon + strlen(want);
+            size_t n = length - (size_t)(at - line);
+            if (n == 0 || n >= size || at[0] != '/') return -1;
+            memcpy(out, at, n);
+            out[n] = 0;
+            return 0;
+        }
+        if (!end) break;
+        line = end + 1;
+    }
+    return -1;
+}
+
+/* Every pid in DIR's cgroup.procs and below; -1 past MAX_DEPTH or when a read fails. */
+static int members_below(const char *dir, struct pids *out, int depth) {
+    if (depth > MAX_DEPTH) return -1;
+    char path[PATH_MAX];
+    if (join(path, sizeof path, dir, "cgroup.procs") < 0) return -1;
+    FILE *f = fopen(path, "re");
+    if (!f) return -1;
+    int pid;
+    while (fscanf(f, "%d", &pid) == 1) {
+        if (add_pid(out, pid) < 0) {
+            fclose(f);
+            return -1;
+        }
+    }
+    fclose(f);
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    struct dirent *e;
+    int result = 0;
+    while (result == 0 && (e = readdir(d)) != NULL) {
+        if (e->d_type != DT_DIR || e->d_name[0] == '.') continue;
+        if (join(path, sizeof path, dir, e->d_name) < 0) result = -1;
+        else result = members_below(path, out, depth + 1);
+    }
+    closedir(d);
+    return result;
+}
+
+/* The exe reads, shared with the reader threads. */
+enum { UNREAD, MATCH, OTHER, GONE };
+static const char *exe_key;
+static int *exe_pids;
+static size_t exe_count;
+static _Atomic unsigned char *exe_state;
+static atomic_size_t exe_next, exe_done;
+
+static void *read_exes(void *unused) {
+    (void)unused;
+    char path[40], link[PATH_MAX];
+    for (;;) {
+        size_t i = atomic_fetch_add(&exe_next, 1);
+        if (i >= exe_count) return NULL;
+        snprintf(path, sizeof path, "/proc/%d/exe", exe_pids[i]);
+        ssize_t n = readlink(path, link, sizeof link - 1);
+        unsigned char state = GONE;
+        if (n >= 0) {
+            link[n] = 0;
+            state = strcmp(link, exe_key) == 0 ? MATCH : OTHER;
+        }
+        atomic_store(&exe_state[i], state);
+        atomic_fetch_add(&exe_done, 1);
+    }
+}
+
+/* What the lever did, for the JVM and the phase figures. */
+struct lever {
+    int frozen;
+    char dir[PATH_MAX], pids_max[PATH_MAX], old[64];
+    char why[512];
+    char phases[256];
+    char readers[16];
+    size_t phases_used;
+    long long phase_start;
+};
+
+static int refuse(struct lever *l, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(l->why, sizeof l->why, format, args);
+    va_end(args);
+    return -1;
+}
+
+static void phase(struct lever *l, const char *name) {
+    long long now = now_nanos(CLOCK_MONOTONIC);
+    if (l->phases_used < sizeof l->phases) {
+        int n = snprintf(l->phases + l->phases_used, sizeof l->phases - l->phases_used, "%s%s=%lld",
+                         l->phases_used ? "," : "", name, (now - l->phase_start) / 1000000);
+        if (n > 0) l->phases_used += (size_t)n;
+    }
+    l->phase_start = now;
+}
+
+/* The key of `stop --command /KEY --yes [--json] [--keep-revoked] [--record FILE]`; NULL for anything else. */
+static const char *confirmed_key(int argc, char **argv) {
+    const char *key = NULL;
+    int yes = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--yes") == 0) yes = 1;
+        else if (strcmp(a, "--json") == 0 || strcmp(a, "--keep-revoked") == 0) continue;
+        else if (strcmp(a, "--record") == 0 && i + 1 < argc) i++;
+        else if (strncmp(a, "--record=", 9) == 0) continue;
+        else if (strcmp(a, "--command") == 0 && i + 1 < argc && !key) key = argv[++i];
+        else if (strncmp(a, "--command=", 10) == 0 && !key) key = a + 10;
+        else return NULL; // not understood here: the JVM's own reading decides
+    }
+    return yes && key && key[0] == '/' ? key : NULL;
+}
+
+/* The v2 tree: the layout CgroupLayout.detect reads. */
+static const char *unified_root(void) {
+    if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0) return "/sys/fs/cgroup";
+    if (access("/sys/fs/cgroup/unified/cgroup.controllers", F_OK) == 0) return "/sys/fs/cgroup/unified";
+    return NULL;
+}
+
+static int shared_by_design(const char *cg) {
+    size_t n = strlen(cg);
+    return strcmp(cg, "/") == 0 || (n >= 6 && strcmp(cg + n - 6, ".slice") == 0) || strstr(cg, "/..") != NULL;
+}
+
+/*
+ * The pids.max that governs CG when it holds only members: v2's own, or the v1 pids cgroup
+ * of FIRST when everything in it (and below) is a member (Actuator.pidsMaxOf). "" when none.
+ */
+static void pids_max_of(const char *v2dir, int first, const struct pids *members, char *out, size_t size) {
+    out[0] = 0;
+    char path[PATH_MAX], text[4096], v1[PATH_MAX];
+    if (join(path, sizeof path, v2dir, "pids.max") == 0 && access(path, W_OK) == 0) {
+        snprintf(out, size, "%s", path);
+        return;
+    }
+    snprintf(path, sizeof path, "/proc/%d/cgroup", first);
+    if (read_small(path, text, sizeof text) < 0 || cgroup_line(text, "pids", v1, sizeof v1) < 0) return;
+    if (strcmp(v1, "/") == 0 || strstr(v1, "..")) return;
+    char dir[PATH_MAX];
+    if (join(dir, sizeof dir, "/sys/fs/cgroup/pids", v1 + 1) < 0) return;
+    struct pids in = {0};
+    int ok = members_below(dir, &in, 0) == 0;
+    for (size_t i = 0; ok && i < in.n; i++) ok = has_pid(members, in.at[i]);
+    free(in.at);
+    if (!ok) return;
+    if (join(path, sizeof path, dir, "pids.max") == 0 && access(path, W_OK) == 0) snprintf(out, size, "%s", path);
+}
+
+/* Stops the growth of KEY's processes, or says why not; 0 when pids.max 0 and the freeze are set. */
+static int first_lever(const char *key, struct lever *l) {
+    l->phase_start = now_nanos(CLOCK_MONOTONIC);
+    const char *root = unified_root();
+    if (!root) return refuse(l, "no cgroup v2 tree");
+    struct pids all = {0};
+    DIR *proc = opendir("/proc");
+    if (!proc) return refuse(l, "cannot list /proc: %s", strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(proc)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+        if (add_pid(&all, atoi(e->d_name)) < 0) {
+            closedir(proc);
+            return refuse(l, "out of memory listing /proc");
+        }
+    }
+    closedir(proc);
+    phase(l, "listPids");
+
+    exe_key = key;
+    exe_pids = all.at;
+    exe_count = all.n;
+    exe_state = calloc(all.n ? all.n : 1, sizeof *exe_state);
+    if (!exe_state) return refuse(l, "out of memory");
+    // A read waits while its process holds its memory map's lock (mid-fork or mid-exec), and that
+    // process, an ordinary task, waits its turn behind thousands (measured: 8 readers held 56 s).
+    // When no read returns for a while, more readers take the pids not yet claimed; what is still
+    // out at the end is unknown. Once frozen, those processes finish their fork and free the readers.
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int readers = 0;
+    for (int i = 0; i < READERS; i++) {
+        pthread_t t;
+        if (pthread_create(&t, &attr, read_exes, NULL) == 0) readers++;
+    }
+    if (readers == 0) {
+        pthread_attr_destroy(&attr);
+        return refuse(l, "no thread to read /proc/PID/exe");
+    }
+    size_t seen = 0;
+    long long moved = now_nanos(CLOCK_MONOTONIC), added = moved;
+    struct timespec tick = { 0, 200000 };
+    for (;;) {
+        size_t done = atomic_load(&exe_done);
+        long long now = now_nanos(CLOCK_MONOTONIC);
+        if (done >= all.n) break;
+        int claimed = atomic_load(&exe_next) >= all.n;
+        if (done != seen) {
+            seen = done;
+            moved = now;
+        } else if (now - moved > STALL_NANOS && (claimed || readers >= MAX_READERS)) {
+            break; // the reads left are unknown (their threads finish on their own)
+        }
+        if (!claimed && readers < MAX_READERS && now - moved > ADD_READERS_NANOS && now - added > ADD_READERS_NANOS) {
+            for (int i = 0; i < READERS && readers < MAX_READERS; i++) {
+                pthread_t t;
+                if (pthread_create(&t, &attr, read_exes, NULL) == 0) readers++;
+            }
+            added = now;
+        }
+        nanosleep(&tick, NULL);
+    }
+    pthread_attr_destroy(&attr);
+    struct pids matches = {0}, others = {0};
+    int first = 0;
+    size_t unknown = 0;
+    for (size_t i = 0; i < all.n; i++) {
+        unsigned char s = atomic_load(&exe_state[i]);
+        if (s == MATCH) {
+            if (add_pid(&matches, all.at[i]) < 0) return refuse(l, "out of memory");
+            if (!first) first = all.at[i];
+        } else if (s == OTHER) {
+            if (add_pid(&others, all.at[i]) < 0) return refuse(l, "out of memory");
+        } else if (s == UNREAD) {
+            unknown++;
+        }
+    }
+    phase(l, "readExe");
+    snprintf(l->readers, sizeof l->readers, "%d", readers);
+    if (matches.n == 0) return refuse(l, "no process runs %s (by /proc/PID/exe; %zu reads did not return)", key, unknown);
+
+    char path[PATH_MAX], text[4096], cg[PATH_MAX], own[PATH_MAX];
+    snprintf(path, sizeof path, "/proc/%d/cgroup", first);
+    if (read_small(path, text, sizeof text) < 0 || cgroup_line(text, "", cg, sizeof cg) < 0)
+        return refuse(l, "no cgroup v2 path for pid %d", first);
+    if (shared_by_design(cg)) return refuse(l, "%s is shared by design (the root or a slice)", cg);
+    if (read_small("/proc/self/cgroup", text, sizeof text) < 0 || cgroup_line(text, "", own, sizeof own) < 0)
+        return refuse(l, "cannot read this program's own cgroup");
+    size_t cglen = strlen(cg);
+    if (strncmp(own, cg, cglen) == 0 && (own[cglen] == 0 || own[cglen] == '/'))
+        return refuse(l, "the cgroup %s holds this stop too", cg);
+
+    char dir[PATH_MAX];
+    if ((size_t)snprintf(dir, sizeof dir, "%s%s", root, cg) >= sizeof dir) return refuse(l, "cgroup path too long");
+    struct pids members = {0};
+    if (members_below(dir, &members, 0) < 0 || members.n == 0) return refuse(l, "cannot list the members of %s", cg);
+    qsort(members.at, members.n, sizeof *members.at, by_value);
+    qsort(matches.at, matches.n, sizeof *matches.at, by_value);
+    qsort(others.at, others.n, sizeof *others.at, by_value);
+    phase(l, "cgroupProcs");
+    // Members read as another binary are strangers. A member whose exe read did not return (its
+    // process holds its memory map's lock: every fork refused at the cap copies the map first, and
+    // an ordinary task waits seconds for a CPU midway) is judged by its name in stat, which never
+    // waits: the key's name, or a stranger. The JVM reads every exe again once they are frozen.
+    const char *base = strrchr(key, '/') + 1;
+    char comm[16];
+    snprintf(comm, sizeof comm, "%s", base); // the kernel keeps the first 15 bytes
+    size_t strangers = 0, by_name = 0, by_exe = 0;
+    for (size_t i = 0; i < members.n; i++) {
+        int pid = members.at[i];
+        if (pid == 1 || pid == getpid()) return refuse(l, "the cgroup %s holds pid %d", cg, pid);
+        if (has_pid(&others, pid)) strangers++;
+        else if (has_pid(&matches, pid)) by_exe++;
+        else {
+            char stat[512];
+            snprintf(path, sizeof path, "/proc/%d/stat", pid);
+            if (read_small(path, stat, sizeof stat) <= 0) continue; // gone
+            char *open = strchr(stat, '('), *close = strrchr(stat, ')');
+            if (!open || !close || close <= open) continue;
+            *close = 0;
+            if (strcmp(open + 1, comm) == 0) by_name++;
+            else strangers++;
+        }
+    }
+    size_t allowed = matches.n * STRANGERS_PER_MILLE / 1000;
+    if (allowed < STRANGERS_MIN) allowed = STRANGERS_MIN;
+    if (strangers > allowed) return refuse(l, "%zu processes in %s do not run the key (by the first reading)", strangers, cg);
+    if (by_exe * 2 < by_exe + by_name)
+        return refuse(l, "only %zu of the processes in %s were read as the key (%zu more by name alone)", by_exe, cg, by_name);
+    // A process of the key in another cgroup: this freeze would not be the stop.
+    for (size_t i = 0; i < matches.n; i++) {
+        if (has_pid(&members, matches.at[i])) continue;
+        char other[PATH_MAX];
+        snprintf(path, sizeof path, "/proc/%d/cgroup", matches.at[i]);
+        if (read_small(path, text, sizeof text) < 0 || cgroup_line(text, "", other, sizeof other) < 0) continue; // gone
+        if (strcmp(other, cg) != 0 && !(strncmp(other, cg, cglen) == 0 && other[cglen] == '/'))
+            return refuse(l, "pid %d of the same key runs outside %s, in %s", matches.at[i], cg, other);
+    }
+    phase(l, "check");
+
+    char *pids_max = l->pids_max, *old = l->old;
+    pids_max_of(dir, first, &members, pids_max, sizeof l->pids_max);
+    if (pids_max[0]) {
+        if (read_small(pids_max, old, sizeof l->old) <= 0) pids_max[0] = 0;
+        else {
+            old[strcspn(old, "\n")] = 0;
+            if (write_small(pids_max, "0") < 0) pids_max[0] = 0;
+        }
+    }
+    if (join(path, sizeof path, dir, "cgroup.freeze") < 0 || write_small(path, "1") < 0) {
+        int saved = errno;
+        if (pids_max[0]) write_small(pids_max, old);
+        return refuse(l, "could not freeze %s: %s", cg, strerror(saved));
+    }
+    phase(l, "capAndFreeze");
+    l->frozen = 1;
+    snprintf(l->dir, sizeof l->dir, "%s", dir);
+    setenv("RUNAWAY_FIRST_LEVER_DIR", dir, 1);
+    set_time("RUNAWAY_FIRST_LEVER_AT");
+    setenv("RUNAWAY_FIRST_LEVER_CGROUP", cg, 1);
+    setenv("RUNAWAY_FIRST_LEVER_PIDS_MAX", pids_max, 1);
+    setenv("RUNAWAY_FIRST_LEVER_PIDS_OLD", old, 1);
+    snprintf(text, sizeof text, "%zu", members.n);
+    setenv("RUNAWAY_FIRST_LEVER_MEMBERS", text, 1);
+    snprintf(text, sizeof text, "%zu", by_name);
+    setenv("RUNAWAY_FIRST_LEVER_UNKNOWN", text, 1);
+    setenv("RUNAWAY_FIRST_LEVER_READERS", l->readers, 1);
+    fprintf(stderr, "runaway: growth stopped before the plan: %sfroze %s (%zu processes)\n",
+            pids_max[0] ? "pids.max 0 and " : "", cg, members.n);
+    return 0;
+}
+
+/* Thaws and puts pids.max back: nothing after this program will adopt the lever. */
+static void undo(const struct lever *l) {
+    char path[PATH_MAX];
+    if (join(path, sizeof path, l->dir, "cgroup.freeze") == 0) write_small(path, "0");
+    if (l->pids_max[0]) write_small(l->pids_max, l->old);
+    fprintf(stderr, "runaway: thawed %s again and put its pids.max back\n", l->dir);
+}
+
+/* The packaged app's own launcher, which /usr/bin/runaway (this program, by that name) runs. */
+#ifndef RUNAWAY_APP
+#define RUNAWAY_APP "/opt/runaway/bin/runaway"
+#endif
+
 int main(int argc, char **argv) {
-    if (argc < 2 || argv[1][0] != '/') {
-        fprintf(stderr, "usage: runaway-rt /ABSOLUTE/PROGRAM [ARG]...\n");
-        return 2;
+    static struct lever l;
+    // Installed as /usr/bin/runaway it is the package's launcher: no shell and no loader run at
+    // ordinary priority before the switch; the launch time is its own first clock reading.
+    const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    int front = strcmp(name, "runaway") == 0;
+    int lever = !front && argc > 1 && strcmp(argv[1], "--first-lever") == 0;
+    char **program;
+    int stop_at; // where the stop's arguments start in argv, when this is one
+    if (front) {
+        char pid[24];
+        snprintf(pid, sizeof pid, "%d", (int)getpid());
+        const char *launched = getenv("RUNAWAY_LAUNCHED_PID");
+        if (!launched || strcmp(launched, pid) != 0) {
+            set_time("RUNAWAY_LAUNCHED_AT");
+            setenv("RUNAWAY_LAUNCHED_PID", pid, 1);
+        }
+        argv[0] = (char *)RUNAWAY_APP;
+        program = argv;
+        const char *command = argc > 1 ? argv[1] : "";
+        const char *realtime = getenv("RUNAWAY_REALTIME");
+        int fast = (strcmp(command, "stop") == 0 || strcmp(command, "scan") == 0) && geteuid() == 0
+                   && !(realtime && strcmp(realtime, "0") == 0);
+        lever = fast && strcmp(command, "stop") == 0;
+        stop_at = 2;
+        if (!fast) {
+            unsetenv("RUNAWAY_REALTIME_AT");
+            unsetenv("RUNAWAY_REALTIME_REFUSED");
+        }
+        if (!fast) goto run;
+    } else {
+        if (lever) {
+            argv++;
+            argc--;
+        }
+        if (argc < 2 || argv[1][0] != '/') {
+            fprintf(stderr, "usage: runaway-rt [--first-lever] /ABSOLUTE/PROGRAM [ARG]...\n");
+            return 2;
+        }
+        program = argv + 1;
+        // The stop's arguments: after PROGRAM, and after the script PROGRAM runs when there is one.
+        stop_at = argc > 2 && strcmp(argv[2], "stop") == 0 ? 3 : argc > 3 && strcmp(argv[3], "stop") == 0 ? 4 : -1;
     }
     struct sched_param param = { .sched_priority = 1 };
     if (sched_setscheduler(0, SCHED_RR, &param) == 0) {
-        struct timespec now;
-        char at[32];
-        clock_gettime(CLOCK_REALTIME, &now);
-        snprintf(at, sizeof at, "%lld.%06ld", (long long)now.tv_sec, now.tv_nsec / 1000);
-        setenv("RUNAWAY_REALTIME_AT", at, 1);
+        set_time("RUNAWAY_REALTIME_AT");
         unsetenv("RUNAWAY_REALTIME_REFUSED");
     } else {
         setenv("RUNAWAY_REALTIME_REFUSED", strerror(errno), 1);
         unsetenv("RUNAWAY_REALTIME_AT");
     }
-    execv(argv[1], argv + 1);
-    fprintf(stderr, "runaway-rt: cannot run %s: %s\n", argv[1], strerror(errno));
+run:;
+    // Nothing inherited may pass for this launch's lever.
+    const char *names[] = { "AT", "CGROUP", "DIR", "PIDS_MAX", "PIDS_OLD", "MEMBERS", "UNKNOWN", "PHASES", "REFUSED", "PID", "READERS" };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char var[64];
+        snprintf(var, sizeof var, "RUNAWAY_FIRST_LEVER_%s", names[i]);
+        unsetenv(var);
+    }
+    if (lever) {
+        const char *key = stop_at > 0 ? confirmed_key(argc - stop_at, argv + stop_at) : NULL;
+        char pid[24];
+        snprintf(pid, sizeof pid, "%d", (int)getpid());
+        setenv("RUNAWAY_FIRST_LEVER_PID", pid, 1);
+        if (!key) setenv("RUNAWAY_FIRST_LEVER_REFUSED", "not a confirmed stop of a binary's key (stop --command /KEY --yes)", 1);
+        else if (geteuid() != 0) setenv("RUNAWAY_FIRST_LEVER_REFUSED", "not root", 1);
+        else if (first_lever(key, &l) < 0) {
+            setenv("RUNAWAY_FIRST_LEVER_REFUSED", l.why, 1);
+            fprintf(stderr, "runaway: no growth lever before the plan: %s\n", l.why);
+        }
+        if (l.phases_used) setenv("RUNAWAY_FIRST_LEVER_PHASES", l.phases, 1);
+    }
+    if (front) set_time("RUNAWAY_EXEC_AT");
+    execv(program[0], program);
+    int saved = errno;
+    if (l.frozen) undo(&l);
+    fprintf(stderr, "%s: cannot run %s: %s\n", front ? "runaway" : "runaway-rt", program[0], strerror(saved));
     return 127;
 }

@@ -63,14 +63,24 @@ public final class PressingBench {
     private final int tasks;
     private final int trials;
     private final Duration cliLimit;
+    private final Shell shell;
     private final java.util.Set<Method> methods;
     private final PrintWriter progress;
     private final ObjectMapper json = new ObjectMapper();
 
-    public PressingBench(int tasks, int trials, Duration cliLimit, java.util.Set<Method> methods, PrintWriter progress) {
+    /** What the command line's stop is spawned from: the user's shell, in effect. */
+    public enum Shell {
+        /** A real-time thread (SCHED_RR 1 as root): the fork and the launcher's first steps do not wait behind the runaway. */
+        REALTIME,
+        /** An ordinary thread: they wait for a CPU like every ordinary task, until the launcher switches. */
+        ORDINARY
+    }
+
+    public PressingBench(int tasks, int trials, Duration cliLimit, Shell shell, java.util.Set<Method> methods, PrintWriter progress) {
         this.tasks = tasks;
         this.trials = trials;
         this.cliLimit = cliLimit;
+        this.shell = shell;
         this.methods = methods.isEmpty() ? java.util.EnumSet.allOf(Method.class) : java.util.EnumSet.copyOf(methods);
         this.progress = progress;
     }
@@ -113,7 +123,8 @@ public final class PressingBench {
 
     /** {@code runaway stop --command KEY --yes --json} as a user types it; the JSON's figures when it has them. */
     private Stop guidedCli(Sandbox tools, List<Listing> listings, boolean listFirst) throws Exception {
-        progress.printf("guided stop from the command line (%,d pressing)%n", tasks);
+        progress.printf("guided stop from the command line (%,d pressing; spawned from %s thread)%n", tasks,
+                shell == Shell.REALTIME ? "a SCHED_RR" : "an ordinary");
         try (Drill drill = pressingAtCap()) {
             if (listFirst) listings.addAll(listings(tools));
             Path out = Files.createTempFile("runaway-bench-stop", ".json");
@@ -122,10 +133,20 @@ public final class PressingBench {
                 long start = System.nanoTime();
                 java.time.Instant spawned = java.time.Instant.now();
                 CgroupWatch watch = new CgroupWatch(drill.sandbox(), memberDir(drill), start);
-                Process stop = tools.start(new ProcessBuilder(launcher(), "stop", "--command", key(drill), "--yes", "--json")
-                        .redirectOutput(out.toFile()).redirectError(err.toFile()));
+                ProcessBuilder command = new ProcessBuilder(launcher(), "stop", "--command", key(drill), "--yes", "--json")
+                        .redirectOutput(out.toFile()).redirectError(err.toFile());
+                Process stop;
+                // The child inherits the spawning thread's policy, as a command inherits its shell's.
+                try (var raised = shell == Shell.REALTIME ? dev.runaway.sys.Sched.raisedWithChildren() : null) {
+                    stop = tools.start(command);
+                }
                 boolean ended = stop.waitFor(cliLimit.toMillis(), TimeUnit.MILLISECONDS);
                 String stuck = ended ? "" : whereStuck(stop.pid());
+                if (!ended && stuck.contains("java")) {
+                    // A JVM prints its threads' Java stacks on SIGQUIT, to its standard output (the file read below).
+                    dev.runaway.sys.LibC.INSTANCE.kill((int) stop.pid(), 3);
+                    Thread.sleep(2000);
+                }
                 if (!ended) stop.destroyForcibly();
                 watch.awaitZero(ended ? 3000 : 0);
                 watch.close();
@@ -142,7 +163,7 @@ public final class PressingBench {
                     progress.flush();
                     return s;
                 }
-                String note = (!ended ? "did not end within " + cliLimit.toSeconds() + " s; killed; it was " + stuck
+                String note = (!ended ? "did not end within " + cliLimit.toSeconds() + " s; killed; it was " + stuck + mainStack(text)
                         : j == null ? "no JSON: " + text.strip() : "JSON without millisToGrowthStopped (zeroConfirmed "
                         + j.path("zeroConfirmed").asBoolean() + ", millisToZero from its confirmation " + j.path("millisToZero").asLong() + ")")
                         + (errTail.isEmpty() ? "" : "; stderr: " + errTail);
@@ -172,7 +193,29 @@ public final class PressingBench {
         }
         JsonNode early = j.path("plan").path("earlyFreeze");
         if (!early.isMissingNode()) b.append("; early freeze: ").append(early.path("result").asText()).append(' ').append(early.path("phaseMillis"));
+        JsonNode first = j.path("plan").path("firstLever");
+        if (!first.isMissingNode()) {
+            b.append("; runaway-rt: ").append(first.path("frozen").asBoolean() ? "froze" : "refused: " + first.path("refused").asText())
+                    .append(", ").append(first.path("readers").asInt()).append(" readers, ").append(first.path("membersNotRead").asInt())
+                    .append(" members not read");
+        }
         b.append("; priority: ").append(j.path("plan").path("priority").asText(j.path("priority").asText("?")));
+        return b.toString();
+    }
+
+    /** The "main" thread's top frames from a JVM's SIGQUIT thread dump in TEXT; "" when there is none. */
+    static String mainStack(String text) {
+        int at = text.indexOf("\n\"main\"");
+        if (at < 0) return "";
+        StringBuilder b = new StringBuilder("; its main thread: ");
+        String[] lines = text.substring(at + 1).split("\n");
+        int frames = 0;
+        for (int i = 1; i < lines.length && frames < 8 && !lines[i].isBlank(); i++) {
+            String line = lines[i].strip();
+            if (line.startsWith("at ")) {
+                b.append(frames++ == 0 ? "" : " < ").append(line.substring(3));
+            }
+        }
         return b.toString();
     }
 

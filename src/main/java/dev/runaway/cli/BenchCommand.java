@@ -60,6 +60,12 @@ public final class BenchCommand implements Callable<Integer> {
             description = "stop --pressing: how long the command line's stop may take before it is killed (default: ${DEFAULT-VALUE})")
     Duration cliLimit;
 
+    @Option(names = "--cli-shell", paramLabel = "S", defaultValue = "REALTIME",
+            description = "stop --pressing: the command line's stop is spawned from a thread that runs as a ${COMPLETION-CANDIDATES} task"
+                    + " (default: ${DEFAULT-VALUE}, as from a root shell started with chrt --rr 1: its fork and the launcher's first steps"
+                    + " then do not wait behind the runaway; ORDINARY: as from an ordinary shell)")
+    dev.runaway.bench.PressingBench.Shell cliShell;
+
     @Option(names = "--methods", paramLabel = "M", split = ",", description = "stop --pressing: which to run, of ${COMPLETION-CANDIDATES}"
             + " (default: all; LISTINGS goes with CLI)")
     java.util.Set<dev.runaway.bench.PressingBench.Method> methods = java.util.EnumSet.noneOf(dev.runaway.bench.PressingBench.Method.class);
@@ -142,7 +148,7 @@ public final class BenchCommand implements Callable<Integer> {
             return 2;
         }
         int runs = spec.commandLine().getParseResult().hasMatchedOption("--trials") ? trials : 1;
-        var r = new dev.runaway.bench.PressingBench(pressing, runs, cliLimit, methods, err).run();
+        var r = new dev.runaway.bench.PressingBench(pressing, runs, cliLimit, cliShell, methods, err).run();
         if (json) {
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
             return 0;

@@ -13,6 +13,7 @@ import dev.runaway.stop.Actuator;
 import dev.runaway.stop.Disposable;
 import dev.runaway.stop.EarlyFreeze;
 import dev.runaway.stop.Exclusions;
+import dev.runaway.stop.FirstLever;
 import dev.runaway.stop.Lever;
 import dev.runaway.stop.LeverCheck;
 import dev.runaway.stop.OomShield;
@@ -101,7 +102,6 @@ public final class StopCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long entered = System.nanoTime();
-        long launchedMicros = launchedAtMicros();
         long enteredMicros = epochMicros();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -112,66 +112,86 @@ public final class StopCommand implements Callable<Integer> {
             return 4;
         }
         boolean root = LibC.INSTANCE.geteuid() == 0;
+        // As root the launcher's runaway-rt may have frozen them before this JVM started: adopted below, or undone.
+        Optional<FirstLever> rt = yes ? FirstLever.of(environment, ProcessHandle.current().pid()) : Optional.empty();
         try (Actuator actuator = new Actuator(PROC, root ? forStop -> null : dev.runaway.stop.InstalledHelper::start)) {
-            StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
-            if (yes) core.confirmedUpFront(); // a helper started for the plan then names the stop in its prompt
-            long coreReady = System.nanoTime();
-            // Confirmed on the command line: stop growth first, from the cheapest exact reading, then plan while frozen.
-            EarlyFreeze.Attempt attempt = yes ? EarlyFreeze.attempt(PROC, selector, actuator, core.exclusions())
-                    : EarlyFreeze.Attempt.not("not confirmed on the command line (--yes)", java.util.Map.of());
-            Optional<EarlyFreeze.Frozen> early = attempt.frozen();
-            long earlyDone = System.nanoTime();
-            StopSession session = core.open(selector).prepare(early.map(f -> EarlyFreeze.targetsOf(PROC, selector, f, actuator)).orElse(null));
-            long planned = System.nanoTime();
-            if (session.state() != StopSession.State.READY) {
-                early.ifPresent(f -> thaw(actuator, f));
-                err.println("runaway stop: refused: " + session.refusal().map(StopSession.Refusal::words).orElse("nothing to stop"));
-                return 4;
-            }
-            StopPlan plan = session.plan();
-            if (early.isPresent() && !(plan.chosen() == Lever.FREEZE_CGROUP && plan.cgroup().equals(Optional.of(early.get().cgroup())))) {
-                thaw(actuator, early.get()); // the plan chose otherwise: its levers decide
-                early = Optional.empty();
-            }
-            Priority priority = Priority.ofThisProcess();
-            if (!json) {
-                plan.describe().forEach(out::println);
-                out.println("Priority: " + priority.words());
-                early.ifPresent(f -> out.println("Growth stopped already, as soon as the targets were known, before this plan: "
-                        + (f.pidsCapped() ? "pids.max 0 and freezing " : "froze ") + f.cgroup() + " (" + f.members() + " processes)"));
-                if (!session.helperNote().isEmpty()) out.println("Helper: " + session.helperNote());
-            }
-            out.flush();
-            OomShield.protectSelf(PROC, actuator.hasHelper() ? actuator : null).ifPresent(err::println);
-            if (!yes && !confirmed(out, plan)) {
-                err.println("runaway stop: not confirmed; nothing was done");
-                session.cancel();
-                return 1;
-            }
-            long confirmed = System.nanoTime();
-            IncidentAppender incident = record == null ? null : IncidentAppender.open(record, "stop");
-            StopEngine.Outcome outcome;
             try {
-                outcome = session.run(keepRevoked, step -> {
-                    if (!json) {
-                        out.println("  " + step);
-                        out.flush();
-                    }
-                    if (incident != null) appendStep(incident, step, plan.command(), err);
+                return stop(actuator, selector, rt, entered, enteredMicros, out, err);
+            } catch (Exception | Error e) {
+                // Nothing stays frozen on runaway-rt's word alone (the engine's own restore does the same for its levers).
+                rt.filter(FirstLever::frozen).ifPresent(l -> {
+                    if (!l.pidsMax().isEmpty()) actuator.adoptPidsCap(l.cgroup(), l.pidsMax(), l.pidsOld());
+                    thaw(actuator, l.cgroup());
+                    err.println("runaway stop: thawed " + l.cgroup() + " again and put its pids.max back");
                 });
-            } finally {
-                if (incident != null) incident.close();
+                throw e;
             }
-            long growthStoppedNanos = early.map(EarlyFreeze.Frozen::atNanos).orElse(outcome.millisToGrowthStopped() < 0 ? -1
-                    : confirmed + outcome.millisToGrowthStopped() * 1_000_000);
-            long zeroNanos = outcome.millisToZero() < 0 ? -1 : confirmed + outcome.millisToZero() * 1_000_000;
-            Timings timings = new Timings(launchedMicros, launcherMicros(REALTIME_AT), launcherMicros(LAUNCHER_EXEC_AT), enteredMicros, entered, coreReady, earlyDone, planned, growthStoppedNanos,
-                    zeroNanos);
-            if (json) out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(
-                    toJson(plan, outcome, timings, priority, early, attempt)));
-            else summary(out, outcome, timings);
-            return outcome.zeroConfirmed() ? 0 : 3;
         }
+    }
+
+    private int stop(Actuator actuator, Selector selector, Optional<FirstLever> rt, long entered, long enteredMicros, PrintWriter out,
+                     PrintWriter err) throws Exception {
+        long launchedMicros = launchedAtMicros();
+        StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
+        if (yes) core.confirmedUpFront(); // a helper started for the plan then names the stop in its prompt
+        long coreReady = System.nanoTime();
+        // Confirmed on the command line: stop growth first, from the cheapest exact reading, then plan while frozen.
+        EarlyFreeze.Attempt attempt = rt.filter(FirstLever::frozen).isPresent()
+                ? EarlyFreeze.adopt(PROC, selector, actuator, core.exclusions(), rt.get(), entered + (rt.get().atMicros() - enteredMicros) * 1000)
+                : yes ? EarlyFreeze.attempt(PROC, selector, actuator, core.exclusions())
+                : EarlyFreeze.Attempt.not("not confirmed on the command line (--yes)", java.util.Map.of());
+        Optional<EarlyFreeze.Frozen> early = attempt.frozen();
+        long earlyDone = System.nanoTime();
+        StopSession session = core.open(selector).prepare(early.map(f -> EarlyFreeze.targetsOf(PROC, selector, f, actuator)).orElse(null));
+        long planned = System.nanoTime();
+        if (session.state() != StopSession.State.READY) {
+            early.ifPresent(f -> thaw(actuator, f));
+            err.println("runaway stop: refused: " + session.refusal().map(StopSession.Refusal::words).orElse("nothing to stop"));
+            return 4;
+        }
+        StopPlan plan = session.plan();
+        if (early.isPresent() && !(plan.chosen() == Lever.FREEZE_CGROUP && plan.cgroup().equals(Optional.of(early.get().cgroup())))) {
+            thaw(actuator, early.get()); // the plan chose otherwise: its levers decide
+            early = Optional.empty();
+        }
+        Priority priority = Priority.ofThisProcess();
+        if (!json) {
+            plan.describe().forEach(out::println);
+            out.println("Priority: " + priority.words());
+            early.ifPresent(f -> out.println("Growth stopped already, as soon as the targets were known, before this plan: "
+                    + (f.pidsCapped() ? "pids.max 0 and freezing " : "froze ") + f.cgroup() + " (" + f.members() + " processes)"));
+            if (!session.helperNote().isEmpty()) out.println("Helper: " + session.helperNote());
+        }
+        out.flush();
+        OomShield.protectSelf(PROC, actuator.hasHelper() ? actuator : null).ifPresent(err::println);
+        if (!yes && !confirmed(out, plan)) {
+            err.println("runaway stop: not confirmed; nothing was done");
+            session.cancel();
+            return 1;
+        }
+        long confirmed = System.nanoTime();
+        IncidentAppender incident = record == null ? null : IncidentAppender.open(record, "stop");
+        StopEngine.Outcome outcome;
+        try {
+            outcome = session.run(keepRevoked, step -> {
+                if (!json) {
+                    out.println("  " + step);
+                    out.flush();
+                }
+                if (incident != null) appendStep(incident, step, plan.command(), err);
+            });
+        } finally {
+            if (incident != null) incident.close();
+        }
+        long growthStoppedNanos = early.map(EarlyFreeze.Frozen::atNanos).orElse(outcome.millisToGrowthStopped() < 0 ? -1
+                : confirmed + outcome.millisToGrowthStopped() * 1_000_000);
+        long zeroNanos = outcome.millisToZero() < 0 ? -1 : confirmed + outcome.millisToZero() * 1_000_000;
+        Timings timings = new Timings(launchedMicros, launcherMicros(REALTIME_AT), launcherMicros(LAUNCHER_EXEC_AT), enteredMicros, entered, coreReady, earlyDone, planned, growthStoppedNanos,
+                zeroNanos);
+        if (json) out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(
+                toJson(plan, outcome, timings, priority, early, attempt, rt)));
+        else summary(out, outcome, timings);
+        return outcome.zeroConfirmed() ? 0 : 3;
     }
 
     /**
@@ -191,9 +211,13 @@ public final class StopCommand implements Callable<Integer> {
     }
 
     private static void thaw(Actuator actuator, EarlyFreeze.Frozen f) {
-        actuator.uncapPids(f.cgroup());
+        thaw(actuator, f.cgroup());
+    }
+
+    private static void thaw(Actuator actuator, String cgroup) {
+        actuator.uncapPids(cgroup);
         try {
-            actuator.freeze(f.cgroup(), false);
+            actuator.freeze(cgroup, false);
         } catch (dev.runaway.stop.StopException e) {
             // the engine's own restore would not know it: say nothing more than the plan does
         }
@@ -268,7 +292,7 @@ public final class StopCommand implements Callable<Integer> {
     }
 
     private static ObjectNode toJson(StopPlan plan, StopEngine.Outcome outcome, Timings t, Priority priority,
-                                     Optional<EarlyFreeze.Frozen> early, EarlyFreeze.Attempt attempt) {
+                                     Optional<EarlyFreeze.Frozen> early, EarlyFreeze.Attempt attempt, Optional<FirstLever> rt) {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
         ObjectNode p = root.putObject("plan");
@@ -285,6 +309,13 @@ public final class StopCommand implements Callable<Integer> {
                 .set("phaseMillis", mapper.valueToTree(f.phaseMillis())));
         ObjectNode tried = p.putObject("earlyFreeze");
         tried.put("result", attempt.why()).put("kept", early.isPresent()).set("phaseMillis", mapper.valueToTree(attempt.phaseMillis()));
+        rt.ifPresent(l -> {
+            ObjectNode first = p.putObject("firstLever");
+            first.put("by", "runaway-rt, before the JVM").put("frozen", l.frozen()).put("refused", l.refused()).put("cgroup", l.cgroup())
+                    .put("pidsMax", l.pidsMax()).put("members", l.members()).put("membersNotRead", l.unknown()).put("readers", l.readers());
+            first.set("phaseMillis", mapper.valueToTree(l.phaseMillis()));
+            if (l.atMicros() > 0) first.put("launcherToFrozen", (l.atMicros() - t.launchedMicros()) / 1000.0);
+        });
         ArrayNode targets = p.putArray("targets");
         for (ProcessSample s : plan.members()) {
             targets.addObject().put("pid", s.pid()).put("startTicks", s.identity().startTicks()).put("exe", s.exe());

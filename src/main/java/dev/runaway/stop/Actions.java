@@ -40,6 +40,13 @@ public interface Actions {
         return false;
     }
 
+    /**
+     * Takes over a pids.max set to 0 before this process started (runaway-rt's first lever):
+     * {@link #uncapPids} then puts OLD back into FILE.
+     */
+    default void adoptPidsCap(String cgroup, String file, String old) {
+    }
+
     /** Puts back the pids.max {@link #capPids} changed. */
     default void uncapPids(String cgroup) {
     }

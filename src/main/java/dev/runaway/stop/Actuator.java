@@ -139,6 +139,11 @@ public final class Actuator implements Actions, AutoCloseable {
     }
 
     @Override
+    public synchronized void adoptPidsCap(String cgroup, String file, String old) {
+        cappedPids.putIfAbsent(cgroup, new String[] {file, old});
+    }
+
+    @Override
     public synchronized void uncapPids(String cgroup) {
         String[] was = cappedPids.remove(cgroup);
         if (was == null) return;

@@ -83,9 +83,8 @@ public final class EarlyFreeze {
         Set<Integer> members = actions.members(cgroup);
         phases.put("cgroupProcs", millisSince(t));
         if (members.isEmpty()) return Attempt.not("the cgroup " + cgroup + " is empty", phases);
-        for (var e : exclusions.listed()) {
-            if (members.contains(e.process().pid())) return Attempt.not("the cgroup " + cgroup + " holds pid " + e.process().pid(), phases);
-        }
+        String excluded = excluded(exclusions, members, cgroup);
+        if (excluded != null) return Attempt.not(excluded, phases);
         if (matches != null) {
             int strangers = 0;
             for (int pid : members) if (!matches.contains(pid)) strangers++;
@@ -111,12 +110,7 @@ public final class EarlyFreeze {
             String stranger = stranger(proc, reader, ((Selector.Command) selector).key(), actions.members(cgroup), matches);
             phases.put("check", millisSince(t));
             if (stranger != null) {
-                try {
-                    actions.freeze(cgroup, false);
-                } catch (StopException | RuntimeException e) {
-                    // the plan's levers decide; the freeze file is written again there
-                }
-                if (capped) actions.uncapPids(cgroup);
+                undo(actions, cgroup, capped);
                 return Attempt.not(stranger + " shares " + cgroup + "; thawed at once", phases);
             }
         }
@@ -129,6 +123,66 @@ public final class EarlyFreeze {
         }
         return new Attempt(Optional.of(new Frozen(cgroup, members.size(), capped, started, resolved, System.nanoTime(), phases)),
                 (capped ? "pids.max 0 and froze " : "froze ") + cgroup, phases);
+    }
+
+    /**
+     * Takes over the freeze runaway-rt's first lever made before this JVM started ({@link
+     * FirstLever}): its pids.max is put back with the stop's restore, and every process in the
+     * frozen cgroup is checked as after this class's own freeze (the key's exe, or a descendant
+     * of one of its processes; frozen, none is mid-exec, so no read waits). A stranger, an
+     * excluded process, or a key other than the selector's: thawed and pids.max put back at once.
+     *
+     * @param atNanos when the freeze was written, on this JVM's System.nanoTime clock
+     */
+    public static Attempt adopt(Path proc, Selector selector, Actions actions, Exclusions exclusions, FirstLever lever, long atNanos) {
+        java.util.Map<String, Long> phases = new java.util.LinkedHashMap<>();
+        lever.phaseMillis().forEach((name, millis) -> phases.put("rt." + name, millis));
+        if (!lever.frozen()) return Attempt.not("runaway-rt did not freeze: " + lever.refused(), phases);
+        String cgroup = lever.cgroup();
+        if (!lever.pidsMax().isEmpty()) actions.adoptPidsCap(cgroup, lever.pidsMax(), lever.pidsOld());
+        long t = System.nanoTime();
+        String stranger;
+        Set<Integer> members = actions.members(cgroup);
+        if (!(selector instanceof Selector.Command c) || !c.key().startsWith("/")) {
+            stranger = "the stop's selector is not the binary's key runaway-rt froze for";
+        } else if (members.isEmpty()) {
+            stranger = "the cgroup " + cgroup + " is empty";
+        } else {
+            stranger = excluded(exclusions, members, cgroup);
+            if (stranger == null) {
+                ProcReader reader = new ProcReader(proc);
+                Set<Integer> matches = new HashSet<>();
+                ExeReads.read(proc, members.stream().mapToInt(Integer::intValue).toArray(), EXE_STALL_MILLIS).exes()
+                        .forEach((pid, exe) -> {
+                            if (c.key().equals(exe)) matches.add(pid);
+                        });
+                String found = stranger(proc, reader, c.key(), members, matches);
+                if (found != null) stranger = found + " shares " + cgroup;
+            }
+        }
+        phases.put("check", millisSince(t));
+        if (stranger != null) {
+            undo(actions, cgroup, !lever.pidsMax().isEmpty());
+            return Attempt.not(stranger + "; thawed at once (runaway-rt had frozen it)", phases);
+        }
+        return new Attempt(Optional.of(new Frozen(cgroup, members.size(), !lever.pidsMax().isEmpty(), atNanos, atNanos, atNanos, phases)),
+                (lever.pidsMax().isEmpty() ? "froze " : "pids.max 0 and froze ") + cgroup + " (runaway-rt, before this JVM started)", phases);
+    }
+
+    private static String excluded(Exclusions exclusions, Set<Integer> members, String cgroup) {
+        for (var e : exclusions.listed()) {
+            if (members.contains(e.process().pid())) return "the cgroup " + cgroup + " holds pid " + e.process().pid();
+        }
+        return null;
+    }
+
+    private static void undo(Actions actions, String cgroup, boolean capped) {
+        try {
+            actions.freeze(cgroup, false);
+        } catch (StopException | RuntimeException e) {
+            // the plan's levers decide; the freeze file is written again there
+        }
+        if (capped) actions.uncapPids(cgroup);
     }
 
     private static long millisSince(long nanos) {

@@ -119,4 +119,36 @@ public final class Sched {
             }
         };
     }
+
+    /**
+     * SCHED_RR 1 for the calling thread and, unlike {@link #raisedWhile}, for the processes it
+     * starts meanwhile (no SCHED_RESET_ON_FORK): a bench spawning a command as a real-time shell
+     * would. Back to the ordinary policy when closed; "" when not allowed (nothing changed).
+     */
+    public static Raised raisedWithChildren() {
+        String got = "";
+        if (ENABLED) {
+            try {
+                Calls.INSTANCE.sched_setscheduler(0, SCHED_RR, new int[] {RR_PRIORITY});
+                got = "SCHED_RR " + RR_PRIORITY;
+            } catch (LastErrorException | UnsatisfiedLinkError notAllowed) {
+                // an ordinary user: the children start as ordinary tasks
+            }
+        }
+        String words = got;
+        return new Raised() {
+            public String words() {
+                return words;
+            }
+
+            public void close() {
+                if (words.isEmpty()) return;
+                try {
+                    Calls.INSTANCE.sched_setscheduler(0, SCHED_OTHER, new int[] {0});
+                } catch (LastErrorException | UnsatisfiedLinkError left) {
+                    // lowering one's own priority is always allowed
+                }
+            }
+        };
+    }
 }

@@ -28,9 +28,14 @@ class StopCommandTest {
     }
 
     private static Run run(String stdin, String... args) {
+        return run(stdin, System.getenv(), args);
+    }
+
+    private static Run run(String stdin, java.util.Map<String, String> environment, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         StopCommand stop = new StopCommand();
+        stop.environment = environment;
         stop.input = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
         CommandLine cli = new CommandLine(stop);
         cli.setOut(new PrintWriter(out, true));
@@ -58,6 +63,34 @@ class StopCommandTest {
             assertThat(json.get("plan").get("targets").size()).isGreaterThan(30);
             assertThat(json.get("steps").findValuesAsText("step")).contains("stop growth", "kill", "confirm zero", "restore");
             assertThat(drill.sandbox().memberPids()).isEmpty();
+        }
+    }
+
+    /** The launcher's static first lever froze the drill before this JVM: the stop adopts it, reaches zero, puts pids.max back. */
+    @Test
+    void aFreezeByTheLaunchersFirstLeverIsAdoptedAndUndoneWithTheStop(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
+            throws Exception {
+        try (Drill drill = Drills.start(Scenario.ORPHANS, 45, Duration.ofMinutes(2), false);
+             dev.runaway.sandbox.Sandbox launcher = dev.runaway.sandbox.Sandboxes.create(dev.runaway.sandbox.SandboxSpec.of("test-stop-launcher", 8))) {
+            dev.runaway.sandbox.Caps.awaitRefusedFork(drill.sandbox(), 30);
+            String tool = drill.folder().resolve("cache/tool").toString();
+            java.nio.file.Path pidsMax = ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs().pids().resolve("pids.max");
+            String before = java.nio.file.Files.readString(pidsMax).trim();
+
+            java.util.Map<String, String> env = new java.util.HashMap<>(
+                    dev.runaway.stop.FirstLeverLaunchTest.run(launcher, temp, "stop", "--command", tool, "--yes", "--json"));
+            assertThat(env).as(env.get("output")).containsKey("RUNAWAY_FIRST_LEVER_CGROUP");
+            assertThat(java.nio.file.Files.readString(pidsMax).trim()).isEqualTo("0");
+            env.put("RUNAWAY_FIRST_LEVER_PID", Long.toString(ProcessHandle.current().pid())); // this JVM stands in for the launcher's
+
+            Run stopped = run("", env, "stop", "--command", tool, "--yes", "--json");
+            assertThat(stopped.status()).as(stopped.err()).isZero();
+            JsonNode plan = new ObjectMapper().readTree(stopped.out()).get("plan");
+            assertThat(plan.get("firstLever").get("frozen").asBoolean()).isTrue();
+            assertThat(plan.get("earlyFreeze").get("kept").asBoolean()).as(plan.get("earlyFreeze").toString()).isTrue();
+            assertThat(plan.get("earlyFreeze").get("result").asText()).contains("runaway-rt, before this JVM started");
+            assertThat(drill.sandbox().memberPids()).isEmpty();
+            assertThat(java.nio.file.Files.readString(pidsMax).trim()).isEqualTo(before);
         }
     }
 

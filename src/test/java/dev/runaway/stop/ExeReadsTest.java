@@ -39,4 +39,24 @@ class ExeReadsTest {
         assertThat(r.exes()).hasSize(4998);
         never.countDown();
     }
+
+    /** At 20,000 pressing tasks many processes hold their map's lock at once: every first reader waits, more take the rest. */
+    @Test
+    void whenEveryReaderWaitsMoreReadersTakeThePidsLeft() {
+        CountDownLatch never = new CountDownLatch(1);
+        int[] pids = IntStream.rangeClosed(1, 5000).toArray();
+        ExeReads.Result r = ExeReads.read(pids, () -> pid -> {
+            if (pid % 250 == 1) { // 20 processes mid-fork, more than the first 8 readers
+                try {
+                    never.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return "/opt/tool";
+        }, 50);
+        assertThat(r.unknown()).hasSize(20).allMatch(pid -> pid % 250 == 1);
+        assertThat(r.exes()).hasSize(4980);
+        never.countDown();
+    }
 }

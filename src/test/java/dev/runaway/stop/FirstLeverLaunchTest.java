@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.stop;
+
+import dev.runaway.sandbox.CgroupSandbox;
+import dev.runaway.sandbox.NativeBinaries;
+import dev.runaway.sandbox.Sandbox;
+import dev.runaway.sandbox.SandboxSpec;
+import dev.runaway.sandbox.Sandboxes;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * runaway-rt's first lever, for real: the key's processes in a sandbox, runaway-rt run from
+ * another one as the launcher runs it, and what it leaves for the JVM (its environment) and in
+ * the cgroup (frozen, pids.max 0), then the JVM's adoption or undoing of it. Each refusal: the
+ * cgroup is left exactly as it was.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+@Tag("process")
+public class FirstLeverLaunchTest {
+    /** Stands in for the launcher script: prints the lever's variables. */
+    private static final String REPORT = "env | grep '^RUNAWAY_FIRST_LEVER_' | sort";
+    private static final int CAP = 64;
+
+    @TempDir
+    Path temp;
+    private Path key;
+    private final List<Sandbox> sandboxes = new ArrayList<>();
+
+    @BeforeEach
+    void copyTheBinary() throws Exception {
+        key = temp.resolve("cache/tool");
+        Files.createDirectories(key.getParent());
+        Files.copy(Path.of("/bin/sleep"), key);
+        key.toFile().setExecutable(true);
+    }
+
+    @AfterEach
+    void killTheSandboxes() throws Exception {
+        for (Sandbox s : sandboxes) s.close();
+    }
+
+    private CgroupSandbox sandbox(String name) throws Exception {
+        Sandbox s = Sandboxes.create(SandboxSpec.of("test-first-lever-" + name, CAP));
+        sandboxes.add(s);
+        return (CgroupSandbox) s;
+    }
+
+    /** N copies of the key, each started straight into the sandbox (no shell between). */
+    private void keys(Sandbox s, int n) throws Exception {
+        for (int i = 0; i < n; i++) s.start(new ProcessBuilder(key.toString(), "600"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (countRunningKey(s) < n && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(countRunningKey(s)).isEqualTo(n);
+    }
+
+    private long countRunningKey(Sandbox s) {
+        return s.memberPids().stream().filter(pid -> key.toString().equals(new dev.runaway.procfs.ProcReader(Path.of("/proc")).exe(pid))).count();
+    }
+
+    /** runaway-rt --first-lever run from inside {@code from}, as the launcher runs it; its variables. */
+    private Map<String, String> lever(Sandbox from, String... stopArgs) throws Exception {
+        return run(from, temp, stopArgs);
+    }
+
+    /**
+     * runaway-rt --first-lever run from inside {@code from} as the launcher runs it (PROGRAM, then
+     * a script, then the stop's arguments); the RUNAWAY_FIRST_LEVER_ variables it left for the
+     * program, and its whole output under "output".
+     */
+    public static Map<String, String> run(Sandbox from, Path temp, String... stopArgs) throws Exception {
+        Path script = temp.resolve("launcher");
+        Files.writeString(script, REPORT + "\n");
+        List<String> command = new ArrayList<>(List.of(NativeBinaries.find("runaway-rt").toString(), "--first-lever", "/bin/sh",
+                script.toString()));
+        command.addAll(List.of(stopArgs));
+        Process p = from.start(new ProcessBuilder(command).redirectErrorStream(true));
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        Map<String, String> env = new HashMap<>();
+        for (String line : out.split("\n")) {
+            int eq = line.indexOf('=');
+            if (line.startsWith("RUNAWAY_FIRST_LEVER_") && eq > 0) env.put(line.substring(0, eq), line.substring(eq + 1));
+        }
+        env.put("output", out);
+        return env;
+    }
+
+    private static String cgroupOf(CgroupSandbox s) {
+        return "/" + Path.of("/sys/fs/cgroup/unified").relativize(s.dirs().unified());
+    }
+
+    private static String pidsMax(CgroupSandbox s) throws Exception {
+        return Files.readString(s.dirs().pids().resolve("pids.max")).trim();
+    }
+
+    private static boolean frozen(CgroupSandbox s) throws Exception {
+        return Files.readString(s.dirs().unified().resolve("cgroup.events")).contains("frozen 1");
+    }
+
+    private static boolean freezeAsked(CgroupSandbox s) throws Exception {
+        return Files.readString(s.dirs().unified().resolve("cgroup.freeze")).trim().equals("1");
+    }
+
+    private FirstLever forThisJvm(Map<String, String> env) {
+        Map<String, String> mine = new HashMap<>(env);
+        mine.put("RUNAWAY_FIRST_LEVER_PID", Long.toString(ProcessHandle.current().pid()));
+        return FirstLever.of(mine, ProcessHandle.current().pid()).orElseThrow();
+    }
+
+    private EarlyFreeze.Attempt adopt(FirstLever lever, Actuator actuator) {
+        return EarlyFreeze.adopt(Path.of("/proc"), new Selector.Command(key.toString()), actuator,
+                Exclusions.none((int) ProcessHandle.current().pid()), lever, System.nanoTime());
+    }
+
+    @Test
+    void aCgroupOfTheKeyAloneIsCappedAndFrozenBeforeTheProgramRunsAndTheJvmAdoptsIt() throws Exception {
+        CgroupSandbox runaway = sandbox("keys");
+        keys(runaway, 20);
+        Map<String, String> env = lever(sandbox("launcher"), "stop", "--command", key.toString(), "--yes", "--json");
+
+        assertThat(env).as(env.get("output")).doesNotContainKey("RUNAWAY_FIRST_LEVER_REFUSED");
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_CGROUP")).isEqualTo(cgroupOf(runaway));
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_PIDS_MAX")).isEqualTo(runaway.dirs().pids().resolve("pids.max").toString());
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_PIDS_OLD")).isEqualTo(Integer.toString(CAP));
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_MEMBERS")).isEqualTo("20");
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_PHASES")).contains("readExe=").contains("capAndFreeze=");
+        assertThat(pidsMax(runaway)).isEqualTo("0");
+        assertThat(freezeAsked(runaway)).isTrue();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!frozen(runaway) && System.nanoTime() < deadline) Thread.sleep(10);
+        assertThat(frozen(runaway)).isTrue();
+
+        try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
+            EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator);
+            assertThat(attempt.frozen()).as(attempt.why()).isPresent();
+            assertThat(attempt.frozen().get().cgroup()).isEqualTo(cgroupOf(runaway));
+            assertThat(attempt.frozen().get().pidsCapped()).isTrue();
+            // The stop's restore puts back what runaway-rt changed, as for its own levers.
+            actuator.uncapPids(cgroupOf(runaway));
+            assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+        }
+    }
+
+    @Test
+    void aStrangerTheFirstReadingAllowedIsFoundAfterTheFreezeAndBothAreUndoneAtOnce() throws Exception {
+        CgroupSandbox runaway = sandbox("stranger");
+        keys(runaway, 20);
+        Process other = runaway.start(new ProcessBuilder("/bin/sleep", "600")); // not the key, no key's child
+        Map<String, String> env = lever(sandbox("launcher"), "stop", "--command", key.toString(), "--yes");
+        assertThat(env).as(env.get("output")).containsKey("RUNAWAY_FIRST_LEVER_CGROUP"); // one stranger: within the allowance
+
+        try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
+            EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator);
+            assertThat(attempt.frozen()).isEmpty();
+            assertThat(attempt.why()).contains("pid " + other.pid()).contains("thawed at once");
+        }
+        assertThat(freezeAsked(runaway)).isFalse();
+        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+    }
+
+    @Test
+    void moreStrangersThanTheAllowanceAndNothingIsTouched() throws Exception {
+        CgroupSandbox runaway = sandbox("crowded");
+        keys(runaway, 4);
+        for (int i = 0; i < 17; i++) runaway.start(new ProcessBuilder("/bin/sleep", "600"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (runaway.memberPids().size() < 21 && System.nanoTime() < deadline) Thread.sleep(20);
+        Map<String, String> env = lever(sandbox("launcher"), "stop", "--command", key.toString(), "--yes");
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_REFUSED")).isEqualTo("17 processes in " + cgroupOf(runaway) + " do not run the key (by the first reading)");
+        assertThat(env).doesNotContainKey("RUNAWAY_FIRST_LEVER_CGROUP");
+        assertThat(env.get("output")).contains("runaway: no growth lever before the plan: 17 processes in");
+        assertThat(freezeAsked(runaway)).isFalse();
+        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+    }
+
+    @Test
+    void neverTheCgroupThatHoldsTheStopItself() throws Exception {
+        CgroupSandbox runaway = sandbox("own");
+        keys(runaway, 5);
+        Map<String, String> env = lever(runaway, "stop", "--command", key.toString(), "--yes");
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_REFUSED")).isEqualTo("the cgroup " + cgroupOf(runaway) + " holds this stop too");
+        assertThat(freezeAsked(runaway)).isFalse();
+        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+    }
+
+    @Test
+    void aKeyInTwoCgroupsIsNotStoppedByFreezingOne() throws Exception {
+        CgroupSandbox first = sandbox("first");
+        CgroupSandbox second = sandbox("second");
+        keys(first, 5);
+        keys(second, 5);
+        Map<String, String> env = lever(sandbox("launcher"), "stop", "--command", key.toString(), "--yes");
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_REFUSED")).contains("of the same key runs outside");
+        assertThat(freezeAsked(first)).isFalse();
+        assertThat(freezeAsked(second)).isFalse();
+    }
+
+    @Test
+    void withoutYesOrWithAnOptionItDoesNotKnowNothingIsDone() throws Exception {
+        CgroupSandbox runaway = sandbox("unconfirmed");
+        keys(runaway, 5);
+        Sandbox launcher = sandbox("launcher");
+        for (String[] args : List.of(new String[] {"stop", "--command", key.toString()},
+                new String[] {"stop", "--command", key.toString(), "--yes", "--unknown"},
+                new String[] {"stop", "--command", "tool", "--yes"},
+                new String[] {"scan", "--command", key.toString(), "--yes"})) {
+            Map<String, String> env = lever(launcher, args);
+            assertThat(env.get("RUNAWAY_FIRST_LEVER_REFUSED")).as(String.join(" ", args))
+                    .isEqualTo("not a confirmed stop of a binary's key (stop --command /KEY --yes)");
+        }
+        assertThat(freezeAsked(runaway)).isFalse();
+        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+    }
+
+    /** Installed as /usr/bin/runaway it is the package's launcher, with the same first lever (here without the app it runs). */
+    @Test
+    void asThePackagesLauncherItTakesTheLeverAndUndoesItWhenTheAppIsMissing() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(Files.exists(Path.of("/opt/runaway/bin/runaway")), "the package is installed here");
+        CgroupSandbox runaway = sandbox("front");
+        keys(runaway, 5);
+        Path front = temp.resolve("bin/runaway");
+        Files.createDirectories(front.getParent());
+        Files.copy(NativeBinaries.find("runaway-rt"), front);
+        front.toFile().setExecutable(true);
+        Process p = sandbox("launcher").start(new ProcessBuilder(front.toString(), "stop", "--command", key.toString(), "--yes", "--json")
+                .redirectErrorStream(true));
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(127);
+        assertThat(out).contains("growth stopped before the plan: pids.max 0 and froze " + cgroupOf(runaway))
+                .contains("thawed").contains("runaway: cannot run /opt/runaway/bin/runaway");
+        assertThat(freezeAsked(runaway)).isFalse();
+        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+    }
+
+    @Test
+    void whenTheProgramCannotRunTheLeverIsUndoneBeforeItExits() throws Exception {
+        CgroupSandbox runaway = sandbox("no-program");
+        keys(runaway, 5);
+        Process p = sandbox("launcher").start(new ProcessBuilder(NativeBinaries.find("runaway-rt").toString(), "--first-lever",
+                temp.resolve("missing").toString(), "stop", "--command", key.toString(), "--yes").redirectErrorStream(true));
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(127);
+        assertThat(out).contains("growth stopped before the plan").contains("thawed").contains("cannot run");
+        assertThat(freezeAsked(runaway)).isFalse();
+        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+    }
+}
