@@ -57,8 +57,12 @@ final class ExeCmdlineReads {
 
     /** Threads started with the reader; more while fewer than these are free. */
     static final int FREE_THREADS = 4;
-    /** At most this many threads in all: each waiting thread holds one process's read. */
-    static final int MAX_THREADS = 16;
+    /**
+     * At most this many threads in all: each waiting thread holds one process's read (a parked
+     * thread costs a stack, no CPU). With 16, all were held by a 20,000-task fire and nothing
+     * else on the machine got read (a test's own drill under a concurrent fire).
+     */
+    static final int MAX_THREADS = 64;
 
     private static final Map<Path, ExeCmdlineReads> SHARED = new ConcurrentHashMap<>();
 

@@ -53,6 +53,7 @@ public final class ProcessTable {
     private final java.util.Queue<ExeCmdlineReads.Late> lateCmdlines = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final Map<Integer, Long> cmdlineWanted = new HashMap<>();  // pid -> ticket: its sample's command line (or exe) is unread
     private final Map<Integer, Long> cmdlineWaiting = new HashMap<>(); // pid -> ticket: a thread is still inside that read
+    private final Set<Integer> cmdlineStalled = new HashSet<>();       // pids whose read waited before: asked last
     private long cmdlineTickets;
 
     /** Reads new pids whole (on either thread). */
@@ -195,17 +196,22 @@ public final class ProcessTable {
         if (cmdlineWanted.isEmpty()) return;
         cmdlineWanted.keySet().retainAll(entries.keySet()); // gone meanwhile
         cmdlineWaiting.keySet().retainAll(entries.keySet());
+        cmdlineStalled.retainAll(cmdlineWanted.keySet());
         List<ExeCmdlineReads.Request> requests = new ArrayList<>();
         for (Map.Entry<Integer, Long> e : cmdlineWanted.entrySet()) {
             // A read under way is not asked again; one for the program before an exec is no answer.
             if (!e.getValue().equals(cmdlineWaiting.get(e.getKey()))) requests.add(new ExeCmdlineReads.Request(e.getKey(), e.getValue()));
         }
-        // Sleeping processes first: one that is running may be inside a fork, holding the map the read needs.
-        requests.sort(java.util.Comparator.comparingInt(r -> mayBeForking(entries.get(r.pid())) ? 1 : 0));
+        // Sleeping processes first (one that is running may be inside a fork, holding the map the read
+        // needs), and last those whose reads waited before: a runaway's tasks, which would hold every
+        // reading thread while the rest of the machine waits.
+        requests.sort(java.util.Comparator.comparingInt(r -> cmdlineStalled.contains(r.pid()) ? 2
+                : mayBeForking(entries.get(r.pid())) ? 1 : 0));
         ExeCmdlineReads.Result result = cmdlines.read(requests, CMDLINE_STALL_MILLIS, lateCmdlines);
         for (Map.Entry<Integer, String> e : result.exes().entrySet()) withExe(e.getKey(), e.getValue());
         for (Map.Entry<Integer, List<String>> e : result.args().entrySet()) withCmdline(e.getKey(), e.getValue());
         for (Integer pid : result.waiting()) cmdlineWaiting.put(pid, cmdlineWanted.get(pid));
+        cmdlineStalled.addAll(result.waiting());
     }
 
     private static boolean mayBeForking(ProcessSample p) {

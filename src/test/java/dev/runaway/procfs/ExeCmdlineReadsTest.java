@@ -117,7 +117,7 @@ class ExeCmdlineReadsTest {
         ExeCmdlineReads reads = reads(pid -> pid <= 100);
         Queue<ExeCmdlineReads.Late> late = new ConcurrentLinkedQueue<>();
         Set<Integer> waiting = new java.util.HashSet<>();
-        for (int round = 0; round < 10; round++) {
+        for (int round = 0; round < 100 && reads.threads() < ExeCmdlineReads.MAX_THREADS; round++) {
             long started = System.nanoTime();
             List<ExeCmdlineReads.Request> left = new ArrayList<>();
             for (ExeCmdlineReads.Request q : requests(1, 200)) if (!waiting.contains(q.pid())) left.add(q);
