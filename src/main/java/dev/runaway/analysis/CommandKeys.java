@@ -74,7 +74,27 @@ public final class CommandKeys {
 
     /** With the top of its chain, for inline code neither cgroup nor session scopes. */
     public static String of(ProcessSample p, ProcPaths paths, java.util.function.IntSupplier chain) {
+        if (p.cmdlineUnread()) return withoutCmdline(p.exe(), p.comm());
         return of(p.cmdline(), p.exe(), p.comm(), where(p, paths, chain));
+    }
+
+    /** Marks the key of a process whose command line is not read yet and whose executable alone does not name it. */
+    public static final String CMDLINE_UNREAD = " (command line unread)";
+
+    /**
+     * The key of a process whose command line is not read yet: a program's is its executable,
+     * as when it is read; an interpreter's (or a memfd's, or one whose executable is unknown)
+     * cannot be told without it, and is marked as unread, never taken for the bare interpreter
+     * (a stop by that would span every shell on the machine).
+     */
+    static String withoutCmdline(String exe, String comm) {
+        if (exe.isEmpty()) return comm + CMDLINE_UNREAD;
+        return isProgram(exe) ? exe : exe + CMDLINE_UNREAD;
+    }
+
+    /** Whether an executable is its own key whatever its arguments: a program, not an interpreter or a memfd. */
+    public static boolean isProgram(String exe) {
+        return exe.startsWith("/") && of(List.of(exe, "x"), exe, "").equals(exe);
     }
 
     /** From the command line alone: relative scripts stay relative, inline code has no scope. */

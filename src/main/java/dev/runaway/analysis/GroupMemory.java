@@ -19,6 +19,13 @@ import java.util.Set;
  * mappings: read for the groups that are charted, at most {@link #PSS_READS_PER_SCAN} per scan),
  * else summed RSS, which counts shared pages once per process, at most the machine's used memory.
  * No figure is ever above the machine's used memory.
+ *
+ * <p>smaps_rollup waits on the process's memory map, which a forking process holds while it
+ * copies it: at 20,000 tasks pressing on a cap the scan thread sat in one such read for a minute
+ * (bench ui, kernel stack {@code show_smaps_rollup}), and the console's plan waited on that scan.
+ * A group's PSS is therefore read on a thread of its own and waited for {@link #PSS_WAIT_MILLIS}
+ * at most; past that the group gets summed RSS for this scan, and no PSS is read again until
+ * the read that waits returns.
  */
 final class GroupMemory {
     /** The most severe groups (beside those watched) whose PSS is read: what charts and exports draw. */
@@ -28,7 +35,25 @@ final class GroupMemory {
     /** Cgroup charges are read for the groups a recording keeps (the most severe) and those watched. */
     static final int CHARGED_GROUPS = 20;
 
+    /** How long a scan waits for one group's PSS. */
+    static final long PSS_WAIT_MILLIS = 250;
+
+    /** One reading thread for all: started with the class, so a console opened before a fire has it. */
+    private static final java.util.concurrent.ExecutorService PSS_READER = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(() -> {
+            dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // as the scan thread it reads for
+            r.run();
+        }, "runaway-pss");
+        t.setDaemon(true);
+        return t;
+    });
+
+    static {
+        PSS_READER.submit(() -> { }); // starts the thread now
+    }
+
     private final MemoryFiles files;
+    private java.util.concurrent.Future<OptionalLong> pending; // the last PSS read, maybe still waiting
 
     GroupMemory(MemoryFiles files) {
         this.files = files;
@@ -92,8 +117,27 @@ final class GroupMemory {
         return c != null && !g.pids().isEmpty() && c.groups() == 1 && c.processes() == g.pids().size();
     }
 
-    /** The members' summed PSS; empty when one could not be read (another user's, without root). */
+    /**
+     * The members' summed PSS; empty when one could not be read (another user's, without root),
+     * when the reads did not end in {@link #PSS_WAIT_MILLIS}, or while an earlier one still waits.
+     */
     private OptionalLong pss(List<Integer> pids) {
+        if (pending != null && !pending.isDone()) return OptionalLong.empty();
+        List<Integer> copy = List.copyOf(pids);
+        try {
+            pending = PSS_READER.submit(() -> summedPss(copy));
+            return pending.get(PSS_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException waits) {
+            return OptionalLong.empty(); // a member's memory map is held (a fork under way): RSS this scan
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return OptionalLong.empty();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.RejectedExecutionException failed) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private OptionalLong summedPss(List<Integer> pids) {
         long sum = 0;
         for (int pid : pids) {
             OptionalLong p = files.pss(pid);

@@ -32,6 +32,7 @@ public final class Lineage {
         // Its command key now, and what it was worked out from.
         List<String> cmdline;
         String exe;
+        boolean cmdlineUnread;
         String key;
         int sweep; // the last ghost sweep that found it on a living line
     }
@@ -60,9 +61,10 @@ public final class Lineage {
     String keyOf(ProcessSample p, java.util.function.IntSupplier chain) {
         Origin o = origins.get(p.identity());
         if (o == null) origins.put(p.identity(), o = new Origin());
-        if (o.key == null || o.cmdline != p.cmdline() || !o.exe.equals(p.exe())) {
+        if (o.key == null || o.cmdline != p.cmdline() || !o.exe.equals(p.exe()) || o.cmdlineUnread != p.cmdlineUnread()) {
             o.cmdline = p.cmdline();
             o.exe = p.exe();
+            o.cmdlineUnread = p.cmdlineUnread();
             o.key = CommandKeys.of(p, paths, chain);
         }
         return o.key;

@@ -31,6 +31,7 @@ public final class LiveAnalysis implements AutoCloseable {
     private volatile PulseSample latestPulse;
     private volatile Snapshot latest;
     private volatile long latestAtNanos;
+    private volatile int latestCmdlinesUnread;
     private final ProcReader loadReader;
 
     public LiveAnalysis(Path procRoot, PulseReader pulse, CgroupPids cgroupPids) {
@@ -96,7 +97,7 @@ public final class LiveAnalysis implements AutoCloseable {
             // no load figures: the status says less
         }
         return new ScanStatus(since, sampler.scanRunningNanos() / 1e9, s == null ? Double.NaN : s.scanNanos() / 1e9,
-                s == null ? 0 : s.processes(), load1, runnable, Runtime.getRuntime().availableProcessors());
+                s == null ? 0 : s.processes(), load1, runnable, Runtime.getRuntime().availableProcessors(), latestCmdlinesUnread);
     }
 
     public PulseSample latestPulse() {
@@ -121,6 +122,7 @@ public final class LiveAnalysis implements AutoCloseable {
     private void onScan(ScanSample scan) {
         Snapshot snapshot = analyzer.analyze(scan, latestPulse);
         latest = snapshot;
+        latestCmdlinesUnread = scan.cmdlinesUnread();
         latestAtNanos = System.nanoTime();
         for (Consumer<Snapshot> l : listeners) l.accept(snapshot);
     }

@@ -15,9 +15,17 @@ import java.util.Locale;
  * @param load1                the one-minute load average
  * @param runnable             tasks runnable now (from /proc/loadavg)
  * @param cores                CPUs this process may use
+ * @param cmdlinesUnread       processes of the last snapshot whose command line is not read yet
  */
 public record ScanStatus(double secondsSinceSnapshot, double scanRunningSeconds, double lastScanSeconds, int processes,
-                         double load1, int runnable, int cores) {
+                         double load1, int runnable, int cores, int cmdlinesUnread) {
+
+    /** With every command line read. */
+    public ScanStatus(double secondsSinceSnapshot, double scanRunningSeconds, double lastScanSeconds, int processes,
+                      double load1, int runnable, int cores) {
+        this(secondsSinceSnapshot, scanRunningSeconds, lastScanSeconds, processes, load1, runnable, cores, 0);
+    }
+
     /** A table older than this is late: scans normally come every 0.1-1 s. */
     public static final double LATE_SECONDS = 2.5;
 
@@ -26,8 +34,23 @@ public record ScanStatus(double secondsSinceSnapshot, double scanRunningSeconds,
         return secondsSinceSnapshot > LATE_SECONDS;
     }
 
-    /** One line: how fresh the table is, and when late, what holds the scan up. */
+    /** Whether a status line should say it: the table is late, or holds processes whose command line is unread. */
+    public boolean worthSaying() {
+        return late() || cmdlinesUnread > 0;
+    }
+
+    /** One line: how fresh the table is, and when late, what holds the scan up; and command lines left unread. */
     public String describe() {
+        return freshness() + unread();
+    }
+
+    private String unread() {
+        if (cmdlinesUnread <= 0) return "";
+        return String.format(Locale.ROOT, "; command lines of %,d processes not read yet (their reads wait on memory maps"
+                + " held while they fork); grouped by executable until read", cmdlinesUnread);
+    }
+
+    private String freshness() {
         if (!late()) {
             return Double.isNaN(secondsSinceSnapshot)
                     ? String.format(Locale.ROOT, "first scan running for %.1f s", scanRunningSeconds)

@@ -48,6 +48,7 @@ public final class ScanCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Snapshot snapshot;
         java.util.Map<String, java.util.List<dev.runaway.model.ProcessIdentity>> targets = java.util.Map.of();
+        dev.runaway.analysis.ScanStatus status;
         try (LiveAnalysis live = LiveAnalysis.live().start()) {
             Thread.sleep(window.toMillis());
             snapshot = live.latest();
@@ -60,14 +61,18 @@ public final class ScanCommand implements Callable<Integer> {
                 snapshot = targeted.snapshot();
                 targets = targeted.targets();
             }
+            status = live.scanStatus();
         }
         if (json) {
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(SnapshotJson.of(snapshot, targets)));
+            var root = SnapshotJson.of(snapshot, targets);
+            root.put("cmdlinesUnread", status.cmdlinesUnread()); // grouped by executable meanwhile
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(root));
         } else if (byCgroup) {
             printCgroups(out, snapshot, all ? Integer.MAX_VALUE : 25, 120);
         } else {
             printTable(out, snapshot, all ? Integer.MAX_VALUE : 25, 120);
         }
+        if (!json && status.cmdlinesUnread() > 0) out.println("Note: " + status.describe());
         return 0;
     }
 

@@ -19,16 +19,26 @@ import java.util.List;
  * @param cmdline    arguments; empty for kernel threads and zombies
  * @param exe        the executable's real path; empty when unreadable (kernel thread, no permission)
  * @param cgroup     the v2 cgroup path ({@code 0::} line), empty when unknown
+ * @param cmdlineUnread the command line is not read yet (its read waited on the process's memory
+ *                   map, held while it forks): {@code cmdline} is empty for now, not for good, and
+ *                   so is {@code exe} when that read waited too (an exec under way)
  */
 public record ProcessSample(ProcessIdentity identity, int ppid, int pgrp, int session, char state, String comm,
                             int numThreads, long rssBytes, long cpuTicks, int uid, List<String> cmdline,
-                            String exe, String cgroup) {
+                            String exe, String cgroup, boolean cmdlineUnread) {
+
+    /** A process whose command line was read (or has none). */
+    public ProcessSample(ProcessIdentity identity, int ppid, int pgrp, int session, char state, String comm,
+                         int numThreads, long rssBytes, long cpuTicks, int uid, List<String> cmdline,
+                         String exe, String cgroup) {
+        this(identity, ppid, pgrp, session, state, comm, numThreads, rssBytes, cpuTicks, uid, cmdline, exe, cgroup, false);
+    }
 
     public int pid() {
         return identity.pid();
     }
 
     public boolean isKernelThread() {
-        return cmdline.isEmpty() && exe.isEmpty() && (ppid == 2 || identity.pid() == 2);
+        return !cmdlineUnread && cmdline.isEmpty() && exe.isEmpty() && (ppid == 2 || identity.pid() == 2);
     }
 }

@@ -12,7 +12,13 @@ import java.util.List;
  * @param processes     every process seen, kernel threads included
  * @param complete      true when every process's stat was read in this scan (not only changes)
  * @param scanNanos     how long the scan took
+ * @param cmdlinesUnread processes whose command line is not read yet (see {@link ProcessSample#cmdlineUnread()})
  */
 public record ScanSample(Instant time, long monotonicNanos, List<ProcessSample> processes, boolean complete,
-                         long scanNanos) {
+                         long scanNanos, int cmdlinesUnread) {
+
+    /** A scan that read every command line. */
+    public ScanSample(Instant time, long monotonicNanos, List<ProcessSample> processes, boolean complete, long scanNanos) {
+        this(time, monotonicNanos, processes, complete, scanNanos, 0);
+    }
 }

@@ -24,10 +24,19 @@ import java.util.concurrent.Future;
  * rest (memory and CPU figures); {@code cmdline}, {@code exe}, {@code cgroup} and the uid are
  * read once per process, again only when its name changes (an exec). A complete scan re-reads
  * every stat: that is also what catches a pid reused between two scans.
+ *
+ * <p>Executables and command lines are read apart, by {@link ExeCmdlineReads}: the command
+ * line waits on the process's memory map, which a process holds while it forks, the exe link on
+ * a process in the middle of an exec, and at thousands of tasks pressing on a cap they held every
+ * scan up for minutes. What is not read within the stall deadline is left unread for this scan
+ * (the sample says so, {@link ProcessSample#cmdlineUnread()}; its key comes from its executable
+ * meanwhile, when that was read) and read again in later scans.
  */
 public final class ProcessTable {
     /** Incremental scans refresh 1/ROUND_ROBIN_SHARE of the known processes each. */
     public static final int ROUND_ROBIN_SHARE = 50;
+    /** A batch of exe and command-line reads ends once none has returned for this long. */
+    static final long CMDLINE_STALL_MILLIS = 50;
 
     private final ProcReader reader;
     private final long pageBytes;
@@ -40,13 +49,19 @@ public final class ProcessTable {
     private boolean eventsTrusted;   // a listing has been taken since the events began, and none were lost
     private long listings;
     private int[] followed; // the last pids made from events rather than a listing
+    private final ExeCmdlineReads cmdlines;
+    private final java.util.Queue<ExeCmdlineReads.Late> lateCmdlines = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Map<Integer, Long> cmdlineWanted = new HashMap<>();  // pid -> ticket: its sample's command line (or exe) is unread
+    private final Map<Integer, Long> cmdlineWaiting = new HashMap<>(); // pid -> ticket: a thread is still inside that read
+    private final Set<Integer> cmdlineStalled = new HashSet<>();       // pids whose read waited before: asked last
+    private long cmdlineTickets;
 
     /** Reads new pids whole (on either thread). */
     interface Admitter {
         Map<Integer, ProcessSample> admit(List<Integer> pids, ProcReader with);
     }
 
-    record Statics(int uid, List<String> cmdline, String exe, String cgroup) {
+    record Statics(int uid, List<String> cmdline, String exe, String cgroup, boolean cmdlineUnread) {
     }
 
     /**
@@ -58,8 +73,14 @@ public final class ProcessTable {
     private final Canon<String> commsSeen = new Canon<>(8_192);
 
     public ProcessTable(ProcReader reader, long pageBytes) {
+        this(reader, pageBytes, ExeCmdlineReads.of(reader.root()));
+    }
+
+    /** With command lines read by {@code cmdlines} (tests give one whose reads wait). */
+    ProcessTable(ProcReader reader, long pageBytes, ExeCmdlineReads cmdlines) {
         this.reader = reader;
         this.pageBytes = pageBytes;
+        this.cmdlines = cmdlines;
     }
 
     public int size() {
@@ -130,15 +151,90 @@ public final class ProcessTable {
         Map<Integer, ProcessSample> admitted = admit(fresh.subList(0, fresh.size() / 2), reader);
         admitted.putAll(Helper.join(admittedHalf));
         entries.putAll(admitted);
+        for (Integer pid : admitted.keySet()) wantCmdline(pid);
         probation = new HashSet<>(admitted.keySet());
         lastPids = pids;
+        readCmdlines();
 
         List<ProcessSample> processes = new ArrayList<>(entries.size());
         for (int pid : pids) {
             ProcessSample known = entries.get(pid);
             if (known != null) processes.add(known);
         }
-        return new ScanSample(time, started, List.copyOf(processes), complete, System.nanoTime() - started);
+        return new ScanSample(time, started, List.copyOf(processes), complete, System.nanoTime() - started, cmdlineWanted.size());
+    }
+
+    /** Processes whose command line is not read yet (their samples say {@code cmdlineUnread}). */
+    public int cmdlinesUnread() {
+        return cmdlineWanted.size();
+    }
+
+    /** Command-line reads still under way after their scan ended (their answers come in on a later scan). */
+    int cmdlinesWaiting() {
+        return cmdlineWaiting.size();
+    }
+
+    private void wantCmdline(int pid) {
+        cmdlineWanted.put(pid, ++cmdlineTickets);
+    }
+
+    /**
+     * Reads the command lines wanted (new processes, execs, and those left unread before) on the
+     * reading threads, no longer than the stall deadline; takes in first those that came in
+     * after their own scan had ended. A read still under way is not asked again until it returns.
+     * (A pid waiting twice keeps the newer ticket: the older read's answer is then dropped.)
+     */
+    private void readCmdlines() {
+        for (ExeCmdlineReads.Late late; (late = lateCmdlines.poll()) != null; ) {
+            Long waited = cmdlineWaiting.get(late.pid());
+            if (waited != null && waited == late.ticket()) cmdlineWaiting.remove(late.pid());
+            Long wanted = cmdlineWanted.get(late.pid());
+            if (wanted == null || wanted != late.ticket()) continue;
+            if (late.exe() != null) withExe(late.pid(), late.exe());
+            withCmdline(late.pid(), late.args());
+        }
+        if (cmdlineWanted.isEmpty()) return;
+        cmdlineWanted.keySet().retainAll(entries.keySet()); // gone meanwhile
+        cmdlineWaiting.keySet().retainAll(entries.keySet());
+        cmdlineStalled.retainAll(cmdlineWanted.keySet());
+        List<ExeCmdlineReads.Request> requests = new ArrayList<>();
+        for (Map.Entry<Integer, Long> e : cmdlineWanted.entrySet()) {
+            // A read under way is not asked again; one for the program before an exec is no answer.
+            if (!e.getValue().equals(cmdlineWaiting.get(e.getKey()))) requests.add(new ExeCmdlineReads.Request(e.getKey(), e.getValue()));
+        }
+        // Sleeping processes first (one that is running may be inside a fork, holding the map the read
+        // needs), and last those whose reads waited before: a runaway's tasks, which would hold every
+        // reading thread while the rest of the machine waits.
+        requests.sort(java.util.Comparator.comparingInt(r -> cmdlineStalled.contains(r.pid()) ? 2
+                : mayBeForking(entries.get(r.pid())) ? 1 : 0));
+        ExeCmdlineReads.Result result = cmdlines.read(requests, CMDLINE_STALL_MILLIS, lateCmdlines);
+        for (Map.Entry<Integer, String> e : result.exes().entrySet()) withExe(e.getKey(), e.getValue());
+        for (Map.Entry<Integer, List<String>> e : result.args().entrySet()) withCmdline(e.getKey(), e.getValue());
+        for (Integer pid : result.waiting()) cmdlineWaiting.put(pid, cmdlineWanted.get(pid));
+        cmdlineStalled.addAll(result.waiting());
+    }
+
+    private static boolean mayBeForking(ProcessSample p) {
+        return p != null && (p.state() == 'R' || p.state() == 'D');
+    }
+
+    /** The process's sample with its executable read (its command line may still be unread). */
+    private void withExe(int pid, String exe) {
+        ProcessSample p = entries.get(pid);
+        if (p == null) return;
+        Statics read = staticsSeen.of(new Statics(p.uid(), p.cmdline(), exe, p.cgroup(), p.cmdlineUnread()));
+        entries.put(pid, new ProcessSample(p.identity(), p.ppid(), p.pgrp(), p.session(), p.state(), p.comm(), p.numThreads(),
+                p.rssBytes(), p.cpuTicks(), read.uid(), read.cmdline(), read.exe(), read.cgroup(), read.cmdlineUnread()));
+    }
+
+    /** The process's sample with its command line read. */
+    private void withCmdline(int pid, List<String> args) {
+        cmdlineWanted.remove(pid);
+        ProcessSample p = entries.get(pid);
+        if (p == null) return;
+        Statics read = staticsSeen.of(new Statics(p.uid(), args, p.exe(), p.cgroup(), false));
+        entries.put(pid, new ProcessSample(p.identity(), p.ppid(), p.pgrp(), p.session(), p.state(), p.comm(), p.numThreads(),
+                p.rssBytes(), p.cpuTicks(), read.uid(), read.cmdline(), read.exe(), read.cgroup(), false));
     }
 
     /**
@@ -260,8 +356,9 @@ public final class ProcessTable {
         boolean reused = stat.startTicks() != before.identity().startTicks();
         boolean execed = !stat.comm().equals(before.comm());
         Statics statics = reused || execed ? staticsSeen.of(readStatics(pid, with))
-                : new Statics(before.uid(), before.cmdline(), before.exe(), before.cgroup());
+                : new Statics(before.uid(), before.cmdline(), before.exe(), before.cgroup(), before.cmdlineUnread());
         entries.put(pid, sample(stat, statics));
+        if (reused || execed) wantCmdline(pid);
     }
 
     /** The stat says what the sample already holds. */
@@ -270,13 +367,14 @@ public final class ProcessTable {
                 && s.numThreads() == p.numThreads() && s.rssPages() * pageBytes == p.rssBytes() && s.cpuTicks() == p.cpuTicks();
     }
 
+    /** All but the exe and command line, which {@link #readCmdlines} reads after (see {@link ExeCmdlineReads}). */
     private static Statics readStatics(int pid, ProcReader with) {
-        return new Statics(with.uid(pid), with.cmdline(pid), with.exe(pid), with.cgroup(pid));
+        return new Statics(with.uid(pid), List.of(), "", with.cgroup(pid), true);
     }
 
     private ProcessSample sample(ProcStat s, Statics statics) {
         return new ProcessSample(new ProcessIdentity(s.pid(), s.startTicks()), s.ppid(), s.pgrp(), s.session(),
                 s.state(), commsSeen.of(s.comm()), s.numThreads(), s.rssPages() * pageBytes, s.cpuTicks(), statics.uid(),
-                statics.cmdline(), statics.exe(), statics.cgroup());
+                statics.cmdline(), statics.exe(), statics.cgroup(), statics.cmdlineUnread());
     }
 }

@@ -80,6 +80,10 @@ public final class StopCore {
             }
             return null;
         }
+        if (selector instanceof Selector.Command c && c.key().endsWith(dev.runaway.analysis.CommandKeys.CMDLINE_UNREAD)) {
+            return new StopSession.Refusal(StopSession.Reason.NOT_A_TARGET, "'" + c.key() + "' groups processes whose command"
+                    + " lines are not read yet: they cannot be told apart (wait for the scan to read them, or stop by --cgroup)");
+        }
         var root = selector.rootProcess();
         if (root == null) return null;
         int pid = root.pid();

@@ -88,10 +88,16 @@ public record StopPlan(Targets targets, Map<Lever, LeverCheck> checks, List<Leve
         for (Exclusions.Excluded e : targets.excluded()) {
             lines.add("Excluded: pid " + e.process().pid() + " (" + e.name() + "): " + e.why().words());
         }
-        if (!targets.unfollowed().isEmpty()) {
+        if (!targets.unfollowed().isEmpty() && targets.selector() instanceof Selector.Command) {
+            lines.add("Cannot tell: " + targets.unfollowed().size() + " processes of an interpreter whose command line could not"
+                    + " be read yet (the reads wait on memory maps held while they fork) may run it; they are not targets, and"
+                    + " zero will not be claimed while they live");
+        } else if (!targets.unfollowed().isEmpty()) {
             lines.add("Cannot follow: " + targets.unfollowed().size() + " processes in the same session, started after it, were"
                     + " adopted by init before a scan saw their parent; they are not targets, and zero will not be claimed"
                     + " while they live (stop them by --cgroup or --command)");
+        }
+        if (!targets.unfollowed().isEmpty()) {
             targets.unfollowed().stream().limit(5).forEach(p -> lines.add("  pid " + p.pid() + " " + (p.exe().isEmpty() ? p.comm() : p.exe())));
         }
         lines.add("Privilege: " + privilege.words() + (others > 0 ? "; " + others + " targets belong to other users" : ""));

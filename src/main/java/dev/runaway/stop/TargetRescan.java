@@ -149,11 +149,54 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         Set<Integer> inCgroup = selector instanceof Selector.Cgroup c ? kernelMembers(c.path()) : Set.of();
         followForks();
         ScanSample scan = table.scan(true);
+        // A script's key needs the command line of every process an interpreter may run it in: the
+        // reads left unread (they wait on forking processes' memory maps) are asked again, for a while.
+        long patience = System.nanoTime() + UNREAD_PATIENCE_NANOS;
+        while (scriptKey() && maybeTheScript(scan.processes()) > 0 && System.nanoTime() < patience) {
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+            scan = table.scan(false);
+        }
         lastProcesses = scan.processes();
         analyzer.analyze(scan, pulse.read());
         TargetSet set = analyzer.targets(selector.label(), (p, key) -> sticky.contains(p.identity())
                 || forkedFromMembers.contains(p.pid()) || seeds(p, key, inCgroup));
-        return settle(set.samples(), inCgroup);
+        return withUnread(settle(set.samples(), inCgroup));
+    }
+
+    /** How long a full reading waits for command lines a script's key needs (see {@link #full}). */
+    private static final long UNREAD_PATIENCE_NANOS = 10_000_000_000L;
+
+    /** A command key that is not a program's: telling its processes needs their command lines. */
+    private boolean scriptKey() {
+        return selector instanceof Selector.Command c && !dev.runaway.analysis.CommandKeys.isProgram(c.key());
+    }
+
+    /** Processes whose command line is unread and that may run a script (an interpreter, or an executable not read either). */
+    private static int maybeTheScript(List<ProcessSample> processes) {
+        int n = 0;
+        for (ProcessSample p : processes) if (p.cmdlineUnread() && !dev.runaway.analysis.CommandKeys.isProgram(p.exe())) n++;
+        return n;
+    }
+
+    /**
+     * A script's key cannot be told from a process whose command line is not read yet (its read
+     * waited on a forking process's memory map) and whose executable is an interpreter: such a
+     * process may run the script. It is not taken (it may be a stranger), but zero is not
+     * claimed while it lives: never a false zero.
+     */
+    private Targets withUnread(Targets t) {
+        if (!scriptKey()) return t;
+        Set<Integer> memberPids = new HashSet<>();
+        for (ProcessSample p : t.members()) memberPids.add(p.pid());
+        List<ProcessSample> maybe = new ArrayList<>();
+        for (ProcessSample p : lastProcesses) {
+            if (!p.cmdlineUnread() || dev.runaway.analysis.CommandKeys.isProgram(p.exe()) || memberPids.contains(p.pid())) continue;
+            if (p.state() != 'Z' && exclusions.of(p).isEmpty()) maybe.add(p);
+        }
+        if (maybe.isEmpty()) return t;
+        List<ProcessSample> unfollowed = new ArrayList<>(t.unfollowed());
+        unfollowed.addAll(maybe);
+        return new Targets(t.selector(), t.members(), t.cgroup(), t.cgroupNote(), t.excluded(), List.copyOf(unfollowed), t.following());
     }
 
     /**
@@ -291,24 +334,44 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
                 return Optional.empty();
             }
         }
+        Map<Integer, ProcStat> others = new HashMap<>();
         for (int pid : inCgroup) {
             if (memberPids.contains(pid)) continue;
             Optional<ProcStat> s = ProcStat.read(proc, pid);
             if (s.isEmpty() || s.get().isZombie()) continue; // gone meanwhile
-            if (memberSinceTheScan(s.get(), memberPids)) continue;
-            note[0] = "pid " + pid + " (" + s.get().comm() + "), not a target, shares the cgroup " + cgroup;
-            return Optional.empty();
+            if (forkedSinceTheScan(s.get(), memberPids)) continue;
+            if (!(selector instanceof Selector.Command)) return stranger(s.get(), cgroup, note);
+            others.put(pid, s.get());
+        }
+        if (!others.isEmpty()) {
+            // Running the key? Read on a few threads: an exe link waits on a process in the middle of an exec.
+            String key = ((Selector.Command) selector).key();
+            ExeReads.Result exes = ExeReads.read(proc, others.keySet().stream().mapToInt(Integer::intValue).toArray(), EXE_STALL_MILLIS);
+            for (ProcStat s : others.values()) {
+                if (exes.unknown().contains(s.pid())) {
+                    note[0] = "pid " + s.pid() + " (" + s.comm() + ") shares the cgroup " + cgroup + " and its executable could not be"
+                            + " read in time (an exec under way)";
+                    return Optional.empty();
+                }
+                String exe = exes.exes().get(s.pid());
+                boolean gone = exe.isEmpty() && ProcStat.read(proc, s.pid()).filter(now -> !now.isZombie()).isEmpty();
+                if (!exe.equals(key) && !gone) return stranger(s, cgroup, note); // an unreadable exe is no member
+            }
         }
         note[0] = "the cgroup " + cgroup + " holds only the targets";
         return Optional.of(cgroup);
     }
 
-    /**
-     * A process the scan did not see that is a member all the same: forked since by a member
-     * (or by a child of one), or running the command key.
-     */
-    private boolean memberSinceTheScan(ProcStat s, Set<Integer> memberPids) {
-        if (selector instanceof Selector.Command c && c.key().equals(reader.exe(s.pid()))) return true;
+    /** A read of a process's exe link that has not returned after this long (and nothing else moved) is left unknown. */
+    private static final long EXE_STALL_MILLIS = 50;
+
+    private static Optional<String> stranger(ProcStat s, String cgroup, String[] note) {
+        note[0] = "pid " + s.pid() + " (" + s.comm() + "), not a target, shares the cgroup " + cgroup;
+        return Optional.empty();
+    }
+
+    /** A process the scan did not see that is a member all the same: forked since by a member (or by a child of one). */
+    private boolean forkedSinceTheScan(ProcStat s, Set<Integer> memberPids) {
         int ppid = s.ppid();
         for (int hops = 0; ppid > 1 && hops < 16; hops++) {
             if (memberPids.contains(ppid)) return true;

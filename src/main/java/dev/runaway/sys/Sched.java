@@ -52,15 +52,20 @@ public final class Sched {
      * ("SCHED_RR 1", "nice -20"), or "" when neither was allowed.
      */
     public static String aheadOfOrdinaryTasks() {
+        return aheadOfOrdinaryTasks(0);
+    }
+
+    /** As {@link #aheadOfOrdinaryTasks()} for thread {@code tid} of this process (0: the calling thread). */
+    private static String aheadOfOrdinaryTasks(int tid) {
         if (!ENABLED) return "";
         try {
-            Calls.INSTANCE.sched_setscheduler(0, SCHED_RR | SCHED_RESET_ON_FORK, new int[] {RR_PRIORITY});
+            Calls.INSTANCE.sched_setscheduler(tid, SCHED_RR | SCHED_RESET_ON_FORK, new int[] {RR_PRIORITY});
             return "SCHED_RR " + RR_PRIORITY;
         } catch (LastErrorException | UnsatisfiedLinkError notAllowed) {
             // not privileged: try the strongest nice
         }
         try {
-            Calls.INSTANCE.setpriority(PRIO_PROCESS, 0, -20);
+            Calls.INSTANCE.setpriority(PRIO_PROCESS, tid, -20);
             return "nice -20";
         } catch (LastErrorException | UnsatisfiedLinkError notAllowed) {
             return "";
@@ -73,9 +78,17 @@ public final class Sched {
      * was already raised (started under chrt, say) is left as it is.
      */
     public static Raised raisedWhile() {
+        return raisedWhile(0);
+    }
+
+    /**
+     * As {@link #raisedWhile()} for another thread of this process, by its id (a toolkit's
+     * thread that this code does not run on, such as JavaFX's renderer); 0 is the calling thread.
+     */
+    public static Raised raisedWhile(int tid) {
         int policy;
         try {
-            policy = ENABLED ? Calls.INSTANCE.sched_getscheduler(0) & ~SCHED_RESET_ON_FORK : -1;
+            policy = ENABLED ? Calls.INSTANCE.sched_getscheduler(tid) & ~SCHED_RESET_ON_FORK : -1;
         } catch (LastErrorException | UnsatisfiedLinkError unknown) {
             policy = -1;
         }
@@ -90,7 +103,7 @@ public final class Sched {
                 }
             };
         }
-        String got = aheadOfOrdinaryTasks();
+        String got = aheadOfOrdinaryTasks(tid);
         return new Raised() {
             public String words() {
                 return got;
@@ -98,10 +111,10 @@ public final class Sched {
 
             public void close() {
                 try {
-                    if (got.startsWith("SCHED_RR")) Calls.INSTANCE.sched_setscheduler(0, SCHED_OTHER, new int[] {0});
-                    else if (!got.isEmpty()) Calls.INSTANCE.setpriority(PRIO_PROCESS, 0, 0);
+                    if (got.startsWith("SCHED_RR")) Calls.INSTANCE.sched_setscheduler(tid, SCHED_OTHER, new int[] {0});
+                    else if (!got.isEmpty()) Calls.INSTANCE.setpriority(PRIO_PROCESS, tid, 0);
                 } catch (LastErrorException | UnsatisfiedLinkError left) {
-                    // lowering one's own priority is always allowed; nothing to do if it was not
+                    // lowering a thread's priority is always allowed; nothing to do if it was not (or it is gone)
                 }
             }
         };

@@ -187,7 +187,8 @@ final class TopView {
                 Units.bytes(p.memoryUsedBytes()), Units.bytes(p.memoryTotalBytes()), Units.bytes(p.swapUsedBytes()),
                 Units.bytes(p.swapTotalBytes()), p.pressure().map(x -> String.format(Locale.ROOT, "%.1f%%", x.someAvg10())).orElse("n/a"),
                 s.processes(), s.scanNanos() / 1_000_000));
-        lines.add(status.late() ? paint("SCAN LATE: " + status.describe(), RED + BOLD, colour) : "");
+        lines.add(status.late() ? paint("SCAN LATE: " + status.describe(), RED + BOLD, colour)
+                : status.worthSaying() ? paint(status.describe(), YELLOW, colour) : "");
         if (stop != null) {
             for (String l : stop.lines()) lines.addAll(wrap(l, width));
             return finish(lines, height);

@@ -5,6 +5,7 @@ import dev.runaway.view.ConsoleRow;
 import dev.runaway.view.RowOrder;
 import dev.runaway.view.HeaderFigures;
 import dev.runaway.analysis.GroupColumn;
+import dev.runaway.analysis.ScanStatus;
 import dev.runaway.analysis.Snapshot;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Scenario;
@@ -443,7 +444,8 @@ public final class ConsoleWindow {
         StringBuilder b = new StringBuilder();
         if (session.isLive()) {
             b.append(health.text());
-            session.live().map(l -> l.scanStatus()).filter(s -> s.late()).ifPresent(s -> b.append(" · SCAN LATE: ").append(s.describe()));
+            session.live().map(l -> l.scanStatus()).filter(ScanStatus::worthSaying)
+                    .ifPresent(s -> b.append(s.late() ? " · SCAN LATE: " : " · ").append(s.describe()));
             b.append(session.helperStatus().map(h -> " · " + h).orElse(""));
         } else {
             b.append("replay of ").append(session.timeline().source()).append(" · ")

@@ -38,12 +38,14 @@ final class StopPanel {
     private StopSession planned;
     private volatile boolean running;
     /**
-     * While a plan waits for its confirmation: this (JavaFX) thread raised ahead of ordinary
-     * tasks, and the thread that will run the stop already started and raised, waiting for it.
-     * During a fire an ordinary thread waits seconds for a CPU: Enter is handled on this
-     * thread, and a thread started at Enter would wait its turn before it could raise itself.
+     * From STOP until the stop ends or the panel closes: the toolkit's threads (this JavaFX
+     * thread, and its renderer, which this thread waits for at every frame) raised ahead of
+     * ordinary tasks; and while a plan waits for its confirmation, the thread that will run the
+     * stop already started and raised, waiting for it. During a fire an ordinary thread waits
+     * seconds for a CPU: Enter is handled on this thread, and a thread started at Enter would
+     * wait its turn before it could raise itself.
      */
-    private dev.runaway.sys.Sched.Raised fxRaised;
+    private ToolkitThreads.Raised fxRaised;
     private java.util.concurrent.CompletableFuture<StopSession> confirmed;
 
     StopPanel(GuidedStop stop, Runnable onClose) {
@@ -83,6 +85,7 @@ final class StopPanel {
     /** Shows the plan for this row (read on a worker thread; the helper may be started meanwhile). */
     void open(ConsoleRow row) {
         standDown();
+        fxRaised = ToolkitThreads.raised(); // the plan is shown, and Enter taken, by these threads
         planned = null;
         title.setText("Guided stop: " + row.stopLabel());
         plan.setText("Reading the targets...");
@@ -139,7 +142,7 @@ final class StopPanel {
 
     /** Starts the thread that will run the stop, raised, and raises this thread until the stop ends or the panel closes. */
     private void standBy() {
-        if (fxRaised == null) fxRaised = dev.runaway.sys.Sched.raisedWhile();
+        if (fxRaised == null) fxRaised = ToolkitThreads.raised();
         java.util.concurrent.CompletableFuture<StopSession> next = new java.util.concurrent.CompletableFuture<>();
         confirmed = next;
         worker("runaway-stop-run", () -> {

@@ -161,8 +161,17 @@ public final class UiProbe implements AutoCloseable {
 
     private WindowStop afterEnter(java.nio.file.Path cgroup, long deadline, long planMillis) throws Exception {
         long enter = System.nanoTime();
-        Platform.runLater(() -> javafx.event.Event.fireEvent(window.stopPanel.confirm, new javafx.scene.input.KeyEvent(
-                javafx.scene.input.KeyEvent.KEY_PRESSED, "\r", "", javafx.scene.input.KeyCode.ENTER, false, false, false, false)));
+        // A key as the keyboard gives it, to what has the focus: pressed, then released. A button
+        // with the focus takes Enter itself, arming on the press and firing on the release (a press
+        // alone fired nothing: bench ui never confirmed a plan before this).
+        Platform.runLater(() -> {
+            javafx.scene.Node focused = window.stopPanel.confirm.getScene() == null ? null : window.stopPanel.confirm.getScene().getFocusOwner();
+            javafx.event.EventTarget to = focused != null ? focused : window.stopPanel.confirm;
+            for (var type : List.of(javafx.scene.input.KeyEvent.KEY_PRESSED, javafx.scene.input.KeyEvent.KEY_RELEASED)) {
+                javafx.event.Event.fireEvent(to, new javafx.scene.input.KeyEvent(type, "\r", "", javafx.scene.input.KeyCode.ENTER,
+                        false, false, false, false));
+            }
+        });
         long growth = -1;
         while (growth < 0 && System.nanoTime() < deadline) {
             if (read(cgroup.resolve("pids.max")).equals("0") || read(cgroup.resolve("cgroup.freeze")).equals("1")

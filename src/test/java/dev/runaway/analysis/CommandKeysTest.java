@@ -11,6 +11,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class CommandKeysTest {
 
+    /** A process whose command line is not read yet: a program keeps its key, an interpreter's is marked, never bare. */
+    @Test
+    void withoutTheCommandLineAProgramKeepsItsKeyAndAnInterpreterIsMarked() {
+        assertThat(CommandKeys.withoutCmdline("/tmp/drill/cache/tool", "tool")).isEqualTo("/tmp/drill/cache/tool")
+                .isEqualTo(CommandKeys.of(List.of("/tmp/drill/cache/tool", "pressing", "50"), "/tmp/drill/cache/tool", "tool"));
+        assertThat(CommandKeys.withoutCmdline("/usr/bin/bash", "bash")).isEqualTo("/usr/bin/bash (command line unread)");
+        assertThat(CommandKeys.withoutCmdline("/usr/bin/python3.11", "python3")).isEqualTo("/usr/bin/python3.11 (command line unread)");
+        assertThat(CommandKeys.withoutCmdline("/usr/lib/jvm/java-17/bin/java", "java")).endsWith(CommandKeys.CMDLINE_UNREAD);
+        assertThat(CommandKeys.withoutCmdline("/memfd:payload", "payload")).isEqualTo("/memfd:payload (command line unread)");
+        assertThat(CommandKeys.withoutCmdline("", "worker")).isEqualTo("worker (command line unread)");
+        assertThat(CommandKeys.isProgram("/usr/bin/sleep")).isTrue();
+        assertThat(CommandKeys.isProgram("/usr/bin/perl")).isFalse();
+    }
+
     @Test
     void shellScriptIsKeyedByTheScript() {
         assertThat(CommandKeys.of(List.of("/bin/bash", "/tmp/x/deploy.sh"), "/usr/bin/bash", "deploy.sh"))

@@ -127,6 +127,18 @@ class TopViewTest {
     }
 
     @Test
+    void commandLinesLeftUnreadAreSaidEvenWhenTheScansKeepUp() {
+        ScanStatus unread = new ScanStatus(0.4, 0, 0.2, 20_112, 9000, 8000, 2, 19_870);
+        String frame = view.frame(snapshot(group("/usr/bin/a", 1, "", 0, 0, Double.NaN)), unread, Map.of(), 200, 30, false);
+        assertThat(unread.late()).isFalse();
+        assertThat(unread.worthSaying()).isTrue();
+        assertThat(frame).doesNotContain("SCAN LATE").contains("table 0.4 s old; command lines of 19,870 processes not read yet")
+                .contains("grouped by executable until read");
+        assertThat(FRESH.worthSaying()).isFalse();
+        assertThat(FRESH.describe()).doesNotContain("command lines");
+    }
+
+    @Test
     void aGroupInANestedDrillSandboxIsMarked() {
         Group nested = group("/tmp/t", 3, "/runaway-sandbox.1.2.3.suite/" + DRILL_CGROUP + "/inner", 0, 0, Double.NaN);
         assertThat(TopView.drillOf(nested, Map.of(DRILL_CGROUP, "drill-x"))).isEqualTo("drill-x");

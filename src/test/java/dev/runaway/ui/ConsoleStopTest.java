@@ -84,6 +84,8 @@ class ConsoleStopTest {
         // During a fire an ordinary thread waits seconds for a CPU: while the plan waits for Enter,
         // the thread that handles it is real-time and the stop's thread is already running, raised.
         assertThat(policyOnFx()).as("the JavaFX thread while the plan waits").isEqualTo(SCHED_RR);
+        // ...and the toolkit's others: its renderer, which it waits for at every frame (and with GTK, runLater's dispatcher).
+        assertThat(ToolkitThreads.others()).isNotEmpty().allSatisfy(tid -> assertThat(policyOf(tid)).isEqualTo(SCHED_RR));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> Thread.getAllStackTraces().keySet().stream()
                 .anyMatch(t -> t.getName().equals("runaway-stop-run") && t.getState() == Thread.State.WAITING));
 
@@ -92,6 +94,7 @@ class ConsoleStopTest {
                 || panel.state.getText().startsWith("Zero NOT"));
         assertThat(panel.state.getText()).startsWith("Zero confirmed").contains("Restored " + tool + " to mode 755");
         assertThat(policyOnFx()).as("the JavaFX thread once the stop is done").isEqualTo(SCHED_OTHER);
+        assertThat(ToolkitThreads.others()).allSatisfy(tid -> assertThat(policyOf(tid)).isEqualTo(SCHED_OTHER));
         assertThat(panel.steps.getItems()).anyMatch(s -> s.startsWith("stop growth"))
                 .anyMatch(s -> s.startsWith("confirm zero")).anyMatch(s -> s.startsWith("restore"));
         assertThat(mode(tool)).as("execute bits back as recorded").isEqualTo(modeBefore).isEqualTo(0755);
@@ -107,6 +110,16 @@ class ConsoleStopTest {
 
     private static final int SCHED_OTHER = 0;
     private static final int SCHED_RR = 2;
+
+    /** A thread's scheduling policy (field 41 of its stat). */
+    private static int policyOf(int tid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"), java.nio.charset.StandardCharsets.US_ASCII);
+            return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ")[41 - 3]);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     /** The JavaFX thread's scheduling policy (field 41 of /proc/thread-self/stat, read on that thread). */
     private static int policyOnFx() throws Exception {

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.procfs;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * The executable and command line of many processes, read by a few threads with a stall
+ * deadline, so that no one process can hold a scan up. Both reads can wait on the process read:
+ * /proc/PID/cmdline on its memory map, which a process in the middle of a fork holds while it
+ * copies it (at 20,000 tasks pressing on a cap every refused fork copies it first); the exe link
+ * on a process in the middle of an exec. Such a process, one ordinary task among thousands
+ * runnable, waits seconds to minutes for a CPU while the read waits on it (issue 14: no live
+ * scan finished while measuring). Once no read has returned for the stall deadline, the batch
+ * ends: what was not read is left unread for this scan. A read that returns after its batch
+ * ended is handed over later ({@link Late}); its thread then goes back to the others. More
+ * threads are started while too few are free, up to a limit; none when no thread may start.
+ * Each request reads the exe first, and hands it over at once: a command line that waits does
+ * not hold its executable back.
+ */
+final class ExeCmdlineReads {
+    /** What each reading thread reads with (a {@link ProcReader} holds one buffer: one per thread). */
+    interface Reader {
+        String exe(int pid);
+
+        List<String> cmdline(int pid);
+    }
+
+    /** A process whose executable and command line are wanted; the ticket comes back with the answers. */
+    record Request(int pid, long ticket) {
+    }
+
+    /** Answers that came after their batch had ended: the exe (null when it came in time) and the command line. */
+    record Late(int pid, long ticket, String exe, List<String> args) {
+    }
+
+    /**
+     * @param exes    executables read, by pid (a process gone reads "")
+     * @param args    command lines read, by pid
+     * @param waiting pids whose read is still under way: their answers come as {@link Late}
+     * @param notRead pids nobody started to read (all the threads were waiting)
+     */
+    record Result(Map<Integer, String> exes, Map<Integer, List<String>> args, Set<Integer> waiting, Set<Integer> notRead) {
+        boolean complete() {
+            return waiting.isEmpty() && notRead.isEmpty();
+        }
+    }
+
+    /** Threads started with the reader; more while fewer than these are free. */
+    static final int FREE_THREADS = 4;
+    /**
+     * At most this many threads in all: each waiting thread holds one process's read (a parked
+     * thread costs a stack, no CPU). With 16, all were held by a 20,000-task fire and nothing
+     * else on the machine got read (a test's own drill under a concurrent fire).
+     */
+    static final int MAX_THREADS = 64;
+
+    private static final Map<Path, ExeCmdlineReads> SHARED = new ConcurrentHashMap<>();
+
+    private final Supplier<Reader> readers;
+    private final LinkedBlockingQueue<Batch> offers = new LinkedBlockingQueue<>();
+    private final AtomicInteger threads = new AtomicInteger();
+    private final AtomicInteger busy = new AtomicInteger();
+    private final String name;
+
+    /** One batch: threads take its requests in turn until it is done or ended. */
+    private static final class Batch {
+        final Request[] requests;
+        final AtomicInteger next = new AtomicInteger();
+        final Map<Integer, String> exes = new HashMap<>();       // guarded by this
+        final Map<Integer, List<String>> args = new HashMap<>(); // guarded by this
+        final Set<Integer> underway = new HashSet<>();           // guarded by this
+        final java.util.Queue<Late> late;
+        boolean ended;                                            // guarded by this
+
+        Batch(Request[] requests, java.util.Queue<Late> late) {
+            this.requests = requests;
+            this.late = late;
+        }
+
+        int answers() {
+            return exes.size() + args.size();
+        }
+    }
+
+    /** With {@code readers} giving each thread its own reader. */
+    ExeCmdlineReads(Supplier<Reader> readers, String name) {
+        this.readers = readers;
+        this.name = name;
+        for (int i = 0; i < FREE_THREADS; i++) startThread();
+    }
+
+    /**
+     * The reader for this /proc, one per root for the whole JVM: its threads are started with the
+     * first table (a console opened before the fire has them when the runaway holds every task).
+     */
+    static ExeCmdlineReads of(Path root) {
+        return SHARED.computeIfAbsent(root, r -> new ExeCmdlineReads(() -> {
+            ProcReader reader = new ProcReader(r);
+            return new Reader() {
+                public String exe(int pid) {
+                    return reader.exe(pid);
+                }
+
+                public List<String> cmdline(int pid) {
+                    return reader.cmdline(pid);
+                }
+            };
+        }, "runaway-cmdline"));
+    }
+
+    /** Threads alive (waiting or free). */
+    int threads() {
+        return threads.get();
+    }
+
+    /**
+     * Reads what is asked for; returns once all is read or no read has returned for
+     * {@code stallMillis}. Answers of reads still under way then go to {@code late}.
+     */
+    Result read(List<Request> requests, long stallMillis, java.util.Queue<Late> late) {
+        if (requests.isEmpty()) return new Result(Map.of(), Map.of(), Set.of(), Set.of());
+        Batch batch = new Batch(requests.toArray(new Request[0]), late);
+        while (threads.get() - busy.get() < FREE_THREADS && threads.get() < MAX_THREADS && startThread()) {
+            // more threads: the others wait on reads that have not returned
+        }
+        for (int i = 0, n = threads.get(); i < n; i++) offers.add(batch); // each free thread takes a share
+        long stall = TimeUnit.MILLISECONDS.toNanos(stallMillis);
+        synchronized (batch) {
+            int seen = -1;
+            long movedAt = System.nanoTime();
+            while (batch.args.size() < batch.requests.length) {
+                int now = batch.answers();
+                if (now != seen) {
+                    seen = now;
+                    movedAt = System.nanoTime();
+                }
+                long left = movedAt + stall - System.nanoTime();
+                if (left <= 0) break;
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(batch, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            batch.ended = true;
+            batch.next.set(batch.requests.length); // nobody starts another read of this batch
+            Set<Integer> notRead = new HashSet<>();
+            for (Request r : batch.requests) {
+                if (!batch.args.containsKey(r.pid()) && !batch.underway.contains(r.pid())) notRead.add(r.pid());
+            }
+            return new Result(Map.copyOf(batch.exes), Map.copyOf(batch.args), Set.copyOf(batch.underway), notRead);
+        }
+    }
+
+    private boolean startThread() {
+        Thread t = new Thread(this::work, name + "-" + threads.get());
+        t.setDaemon(true);
+        try {
+            t.start();
+        } catch (OutOfMemoryError noThread) { // at a task cap: the threads there are must do
+            return false;
+        }
+        threads.incrementAndGet();
+        return true;
+    }
+
+    private void work() {
+        dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // as the scan thread these reads are for
+        Reader reader = readers.get();
+        while (true) {
+            Batch batch;
+            try {
+                batch = offers.take();
+            } catch (InterruptedException e) {
+                threads.decrementAndGet();
+                return;
+            }
+            for (int at; (at = batch.next.getAndIncrement()) < batch.requests.length; ) {
+                Request r = batch.requests[at];
+                synchronized (batch) {
+                    if (batch.ended) break;
+                    batch.underway.add(r.pid());
+                }
+                busy.incrementAndGet();
+                String exe = null;
+                List<String> args;
+                boolean exeInTime;
+                try {
+                    exe = safely(() -> reader.exe(r.pid()), "");
+                    synchronized (batch) {
+                        exeInTime = !batch.ended;
+                        if (exeInTime) batch.exes.put(r.pid(), exe);
+                    }
+                    args = safely(() -> reader.cmdline(r.pid()), List.of());
+                } finally {
+                    busy.decrementAndGet();
+                }
+                synchronized (batch) {
+                    batch.underway.remove(r.pid());
+                    if (batch.ended) {
+                        batch.late.add(new Late(r.pid(), r.ticket(), exeInTime ? null : exe, args));
+                    } else {
+                        batch.args.put(r.pid(), args);
+                        if (batch.args.size() == batch.requests.length) batch.notifyAll(); // the waiter checks progress at its deadline
+                    }
+                }
+            }
+        }
+    }
+
+    private static <T> T safely(Supplier<T> read, T unreadable) {
+        try {
+            return read.get();
+        } catch (RuntimeException e) {
+            return unreadable;
+        }
+    }
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.procfs;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Executables and command lines read with a stall deadline: a read that waits (a forking process's memory map, an exec) holds nobody else up. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ExeCmdlineReadsTest {
+    private static final long STALL_MILLIS = 50;
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void releaseWaitingReads() {
+        release.countDown();
+    }
+
+    /** A reader whose command-line reads of the pids {@code waits} names wait until the test releases them. */
+    private ExeCmdlineReads reads(IntPredicate waits) {
+        return reads(pid -> false, waits);
+    }
+
+    /** ...and whose exe reads of the pids {@code exeWaits} names wait too. */
+    private ExeCmdlineReads reads(IntPredicate exeWaits, IntPredicate waits) {
+        ExeCmdlineReads.Reader reader = new ExeCmdlineReads.Reader() {
+            public String exe(int pid) {
+                if (exeWaits.test(pid)) awaitRelease();
+                return "/opt/tool";
+            }
+
+            public List<String> cmdline(int pid) {
+                if (waits.test(pid)) awaitRelease();
+                return List.of("/opt/tool", "--n", Integer.toString(pid));
+            }
+        };
+        return new ExeCmdlineReads(() -> reader, "test-cmdline");
+    }
+
+    private void awaitRelease() {
+        try {
+            release.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static List<ExeCmdlineReads.Request> requests(int from, int to) {
+        List<ExeCmdlineReads.Request> out = new ArrayList<>();
+        for (int pid = from; pid <= to; pid++) out.add(new ExeCmdlineReads.Request(pid, 1000L + pid));
+        return out;
+    }
+
+    @Test
+    void everyCommandLineIsReadWhenNoneWaits() {
+        ExeCmdlineReads reads = reads(pid -> false);
+
+        ExeCmdlineReads.Result r = reads.read(requests(1, 3000), STALL_MILLIS, new ConcurrentLinkedQueue<>());
+
+        assertThat(r.complete()).isTrue();
+        assertThat(r.args()).hasSize(3000).containsEntry(17, List.of("/opt/tool", "--n", "17"));
+    }
+
+    @Test
+    void readsThatWaitAreLeftAndTheirAnswersComeLater() {
+        ExeCmdlineReads reads = reads(pid -> pid == 7 || pid == 4000);
+        Queue<ExeCmdlineReads.Late> late = new ConcurrentLinkedQueue<>();
+
+        ExeCmdlineReads.Result r = reads.read(requests(1, 5000), STALL_MILLIS, late);
+
+        assertThat(r.args()).hasSize(4998).doesNotContainKeys(7, 4000);
+        assertThat(r.exes()).as("a command line that waits does not hold its executable back").hasSize(5000)
+                .containsEntry(7, "/opt/tool");
+        assertThat(r.waiting()).containsExactlyInAnyOrder(7, 4000);
+        assertThat(r.notRead()).isEmpty();
+        assertThat(late).isEmpty();
+
+        release.countDown(); // the forks end: the reads return
+        await().atMost(10, TimeUnit.SECONDS).until(() -> late.size() == 2);
+        assertThat(late).extracting(ExeCmdlineReads.Late::pid, ExeCmdlineReads.Late::ticket)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(7, 1007L), org.assertj.core.groups.Tuple.tuple(4000, 5000L));
+        assertThat(late).allSatisfy(l -> assertThat(l.exe()).as("given in time already").isNull());
+    }
+
+    /** A process in the middle of an exec: its exe read waits, and both answers come later. */
+    @Test
+    void anExeReadThatWaitsIsLeftWithItsCommandLine() {
+        ExeCmdlineReads reads = reads(pid -> pid == 12, pid -> false);
+        Queue<ExeCmdlineReads.Late> late = new ConcurrentLinkedQueue<>();
+
+        ExeCmdlineReads.Result r = reads.read(requests(1, 100), STALL_MILLIS, late);
+
+        assertThat(r.exes()).hasSize(99).doesNotContainKey(12);
+        assertThat(r.args()).hasSize(99).doesNotContainKey(12);
+        assertThat(r.waiting()).containsExactly(12);
+        release.countDown();
+        await().atMost(10, TimeUnit.SECONDS).until(() -> late.size() == 1);
+        assertThat(late.peek().exe()).isEqualTo("/opt/tool");
+        assertThat(late.peek().args()).containsExactly("/opt/tool", "--n", "12");
+    }
+
+    /** Threads held by waiting reads are replaced, up to a bound; past it a batch returns with what it could not read. */
+    @Test
+    void waitingThreadsAreReplacedUpToTheBound() {
+        ExeCmdlineReads reads = reads(pid -> pid <= 100);
+        Queue<ExeCmdlineReads.Late> late = new ConcurrentLinkedQueue<>();
+        Set<Integer> waiting = new java.util.HashSet<>();
+        for (int round = 0; round < 100 && reads.threads() < ExeCmdlineReads.MAX_THREADS; round++) {
+            long started = System.nanoTime();
+            List<ExeCmdlineReads.Request> left = new ArrayList<>();
+            for (ExeCmdlineReads.Request q : requests(1, 200)) if (!waiting.contains(q.pid())) left.add(q);
+
+            ExeCmdlineReads.Result r = reads.read(left, STALL_MILLIS, late);
+
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(5_000);
+            waiting.addAll(r.waiting());
+            assertThat(reads.threads()).isLessThanOrEqualTo(ExeCmdlineReads.MAX_THREADS);
+        }
+        assertThat(reads.threads()).isEqualTo(ExeCmdlineReads.MAX_THREADS);
+        assertThat(waiting).hasSize(ExeCmdlineReads.MAX_THREADS).allMatch(pid -> pid <= 100);
+
+        release.countDown();
+        await().atMost(10, TimeUnit.SECONDS).until(() -> late.size() == ExeCmdlineReads.MAX_THREADS);
+        ExeCmdlineReads.Result after = reads.read(requests(101, 200), STALL_MILLIS, late);
+        assertThat(after.complete()).isTrue(); // the threads are back
+    }
+}
