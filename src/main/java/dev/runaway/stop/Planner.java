@@ -102,23 +102,48 @@ public final class Planner {
     private String revokable(List<ProcessSample> targets, List<String> binaries) {
         if (targets.isEmpty()) return "no targets";
         Set<String> seen = new LinkedHashSet<>();
+        java.util.Map<Integer, String> late = unreadExes(targets);
         for (ProcessSample t : targets) {
             // A zombie starts nothing, and its executable can no longer be read (init may be slow to reap it).
             if (t.state() == 'Z' || t.state() == 'X') continue;
-            if (t.exe().isEmpty()) return "pid " + t.pid() + ": its executable cannot be read";
-            String key = dev.runaway.analysis.CommandKeys.of(t);
-            if (!key.equals(t.exe())) {
-                return t.exe() + " runs " + key + ": a script started through an interpreter is not stopped by"
+            String exe = t.exe().isEmpty() ? late.getOrDefault(t.pid(), "") : t.exe();
+            if (exe.isEmpty()) return "pid " + t.pid() + ": its executable cannot be read";
+            String key = t.exe().isEmpty() ? dev.runaway.analysis.CommandKeys.of(t.cmdline(), exe, t.comm())
+                    : dev.runaway.analysis.CommandKeys.of(t);
+            if (!key.equals(exe)) {
+                return exe + " runs " + key + ": a script started through an interpreter is not stopped by"
                         + " revoking execute on it";
             }
-            if (seen.add(t.exe())) {
-                Disposable.Verdict v = disposable.check(t.exe());
+            if (seen.add(exe)) {
+                Disposable.Verdict v = disposable.check(exe);
                 if (!v.disposable()) return v.why();
             }
         }
         binaries.addAll(seen);
         return null;
     }
+
+    /**
+     * The executables the scan left unread (its exe read waits while a process is mid-exec, and
+     * a scan does not wait for it), read once more now with a deadline; only for the very
+     * process sampled (same start time), never a pid reused since.
+     */
+    private static java.util.Map<Integer, String> unreadExes(List<ProcessSample> targets) {
+        java.util.Map<Integer, ProcessSample> unread = new java.util.HashMap<>();
+        for (ProcessSample t : targets) {
+            if (t.exe().isEmpty() && t.state() != 'Z' && t.state() != 'X') unread.put(t.pid(), t);
+        }
+        if (unread.isEmpty()) return java.util.Map.of();
+        java.util.Map<Integer, String> out = new java.util.HashMap<>();
+        ExeReads.read(PROC, unread.keySet().stream().mapToInt(Integer::intValue).toArray(), 250).exes().forEach((pid, exe) -> {
+            boolean same = dev.runaway.procfs.ProcStat.read(PROC, pid)
+                    .map(s -> s.startTicks() == unread.get(pid).identity().startTicks()).orElse(false);
+            if (!exe.isEmpty() && same) out.put(pid, exe);
+        });
+        return out;
+    }
+
+    private static final Path PROC = Path.of("/proc");
 
     private static int ownerOf(String file) {
         try {

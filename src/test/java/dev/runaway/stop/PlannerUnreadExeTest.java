@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.stop;
+
+import dev.runaway.model.ProcessSample;
+import dev.runaway.procfs.ProcStat;
+import dev.runaway.sandbox.Sandbox;
+import dev.runaway.sandbox.SandboxSpec;
+import dev.runaway.sandbox.Sandboxes;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A scan leaves an exe unread when its read waits (a process mid-exec): the plan reads it once
+ * more before it refuses revoking execute for "cannot be read", and only for the process it
+ * sampled (the suite once planned a fresh orphan's stop while its exec was under way).
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("process")
+class PlannerUnreadExeTest {
+    @TempDir
+    Path temp;
+
+    private static StopPlan plan(ProcessSample target) {
+        Targets targets = new Targets(new Selector.Command(target.exe()), List.of(target), Optional.empty(), "no cgroup", List.of(),
+                List.of(), Targets.Following.KEY);
+        return new Planner(Disposable.forThisUser(), true).plan(targets);
+    }
+
+    private static ProcessSample unread(int pid, long startTicks, Path tool) {
+        return new ProcessSample(new dev.runaway.model.ProcessIdentity(pid, startTicks), 1, pid, pid, 'S', "tool", 1, 0, 0, 0,
+                List.of(tool.toString(), "600"), "", "");
+    }
+
+    @Test
+    void anExeTheScanLeftUnreadIsReadAgainForTheSameProcessOnly() throws Exception {
+        Path tool = temp.resolve("cache/tool");
+        Files.createDirectories(tool.getParent());
+        Files.copy(Path.of("/bin/sleep"), tool);
+        tool.toFile().setExecutable(true);
+        try (Sandbox box = Sandboxes.create(SandboxSpec.of("test-planner-unread-exe", 4))) {
+            Process p = box.start(new ProcessBuilder(tool.toString(), "600"));
+            long start = ProcStat.read(Path.of("/proc"), (int) p.pid()).orElseThrow().startTicks();
+
+            StopPlan same = plan(unread((int) p.pid(), start, tool));
+            assertThat(String.valueOf(same.refused().get(Lever.REVOKE_EXEC))).doesNotContain("cannot be read");
+            assertThat(same.binaries()).containsExactly(tool.toString());
+
+            StopPlan reused = plan(unread((int) p.pid(), start + 1, tool)); // another process under that pid
+            assertThat(reused.refused().get(Lever.REVOKE_EXEC)).contains("its executable cannot be read");
+        }
+    }
+}
