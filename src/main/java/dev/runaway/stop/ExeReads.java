@@ -39,11 +39,17 @@ final class ExeReads {
         return read(pids, () -> new ProcReader(proc)::exe, stallMillis); // one reader (one buffer) per thread
     }
 
+    /** Starts up to MORE readers; returns how many run now. At a task cap a thread is a task too: none may start. */
     private static int start(Runnable work, int running, int more) {
         for (int i = 0; i < more && running < MAX_THREADS; i++) {
-            Thread t = new Thread(null, work, "runaway-exe-" + running++, 256 * 1024);
+            Thread t = new Thread(null, work, "runaway-exe-" + running, 256 * 1024);
             t.setDaemon(true);
-            t.start();
+            try {
+                t.start();
+            } catch (OutOfMemoryError noThread) {
+                return running; // the readers there are must do
+            }
+            running++;
         }
         return running;
     }
@@ -64,6 +70,7 @@ final class ExeReads {
         };
         int threads = 0;
         threads = start(work, threads, Math.min(THREADS, Math.max(1, pids.length)));
+        if (threads == 0) work.run(); // no thread could start (at the cap): read here, one by one, as before ExeReads
         long stall = stallMillis * 1_000_000L;
         int seen = -1;
         long movedAt = System.nanoTime();
