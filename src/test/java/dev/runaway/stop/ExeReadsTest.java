@@ -25,16 +25,8 @@ class ExeReadsTest {
     void readsThatWaitAreLeftUnknownAndHoldNoOneElseUp() {
         CountDownLatch never = new CountDownLatch(1);
         int[] pids = IntStream.rangeClosed(1, 5000).toArray();
-        ExeReads.Result r = ExeReads.read(pids, () -> pid -> {
-            if (pid == 7 || pid == 4000) { // two processes mid-exec whose lock holders never get a CPU
-                try {
-                    never.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return "/opt/tool";
-        }, 50);
+        // two processes mid-exec whose lock holders never get a CPU
+        ExeReads.Result r = ExeReads.read(pids, () -> waitingOn(pid -> pid == 7 || pid == 4000, never), 50);
         assertThat(r.unknown()).containsExactlyInAnyOrder(7, 4000);
         assertThat(r.exes()).hasSize(4998);
         never.countDown();
@@ -45,18 +37,24 @@ class ExeReadsTest {
     void whenEveryReaderWaitsMoreReadersTakeThePidsLeft() {
         CountDownLatch never = new CountDownLatch(1);
         int[] pids = IntStream.rangeClosed(1, 5000).toArray();
-        ExeReads.Result r = ExeReads.read(pids, () -> pid -> {
-            if (pid % 250 == 1) { // 20 processes mid-fork, more than the first 8 readers
+        // 20 processes mid-fork, more than the first 8 readers
+        ExeReads.Result r = ExeReads.read(pids, () -> waitingOn(pid -> pid % 250 == 1, never), 50);
+        assertThat(r.unknown()).hasSize(20).allMatch(pid -> pid % 250 == 1);
+        assertThat(r.exes()).hasSize(4980);
+        never.countDown();
+    }
+
+    /** Reads "/opt/tool", waiting on {@code until} for the pids that {@code waits} names (their lock is held). */
+    private static java.util.function.IntFunction<String> waitingOn(java.util.function.IntPredicate waits, CountDownLatch until) {
+        return pid -> {
+            if (waits.test(pid)) {
                 try {
-                    never.await();
+                    until.await();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             }
             return "/opt/tool";
-        }, 50);
-        assertThat(r.unknown()).hasSize(20).allMatch(pid -> pid % 250 == 1);
-        assertThat(r.exes()).hasSize(4980);
-        never.countDown();
+        };
     }
 }

@@ -117,6 +117,12 @@ public class FirstLeverLaunchTest {
         return Files.readString(s.dirs().unified().resolve("cgroup.freeze")).trim().equals("1");
     }
 
+    /** Not frozen, and its pids.max as the sandbox set it. */
+    private static void assertUntouched(CgroupSandbox s) throws Exception {
+        assertThat(freezeAsked(s)).isFalse();
+        assertThat(pidsMax(s)).isEqualTo(Integer.toString(CAP));
+    }
+
     private FirstLever forThisJvm(Map<String, String> env) {
         Map<String, String> mine = new HashMap<>(env);
         mine.put("RUNAWAY_FIRST_LEVER_PID", Long.toString(ProcessHandle.current().pid()));
@@ -170,8 +176,7 @@ public class FirstLeverLaunchTest {
             assertThat(attempt.frozen()).isEmpty();
             assertThat(attempt.why()).contains("pid " + other.pid()).contains("thawed at once");
         }
-        assertThat(freezeAsked(runaway)).isFalse();
-        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+        assertUntouched(runaway);
     }
 
     @Test
@@ -185,8 +190,7 @@ public class FirstLeverLaunchTest {
         assertThat(env.get("RUNAWAY_FIRST_LEVER_REFUSED")).isEqualTo("17 processes in " + cgroupOf(runaway) + " do not run the key (by the first reading)");
         assertThat(env).doesNotContainKey("RUNAWAY_FIRST_LEVER_CGROUP");
         assertThat(env.get("output")).contains("runaway: no growth lever before the plan: 17 processes in");
-        assertThat(freezeAsked(runaway)).isFalse();
-        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+        assertUntouched(runaway);
     }
 
     @Test
@@ -195,8 +199,7 @@ public class FirstLeverLaunchTest {
         keys(runaway, 5);
         Map<String, String> env = lever(runaway, "stop", "--command", key.toString(), "--yes");
         assertThat(env.get("RUNAWAY_FIRST_LEVER_REFUSED")).isEqualTo("the cgroup " + cgroupOf(runaway) + " holds this stop too");
-        assertThat(freezeAsked(runaway)).isFalse();
-        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+        assertUntouched(runaway);
     }
 
     @Test
@@ -244,8 +247,7 @@ public class FirstLeverLaunchTest {
             assertThat(env.get("RUNAWAY_FIRST_LEVER_REFUSED")).as(String.join(" ", args))
                     .isEqualTo("not a confirmed stop of a binary's key (stop --command /KEY --yes)");
         }
-        assertThat(freezeAsked(runaway)).isFalse();
-        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+        assertUntouched(runaway);
     }
 
     /** Installed as /usr/bin/runaway it is the package's launcher, with the same first lever (here without the app it runs). */
@@ -265,8 +267,7 @@ public class FirstLeverLaunchTest {
         assertThat(p.exitValue()).isEqualTo(127);
         assertThat(out).contains("growth stopped before the plan: pids.max 0 and froze " + cgroupOf(runaway))
                 .contains("thawed").contains("runaway: cannot run /opt/runaway/bin/runaway");
-        assertThat(freezeAsked(runaway)).isFalse();
-        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+        assertUntouched(runaway);
     }
 
     @Test
@@ -279,7 +280,6 @@ public class FirstLeverLaunchTest {
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isEqualTo(127);
         assertThat(out).contains("growth stopped before the plan").contains("thawed").contains("cannot run");
-        assertThat(freezeAsked(runaway)).isFalse();
-        assertThat(pidsMax(runaway)).isEqualTo(Integer.toString(CAP));
+        assertUntouched(runaway);
     }
 }
