@@ -20,6 +20,8 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        dev.runaway.sys.Jna.knownPaths(); // before anything loads JNA
+        EarlyScan.beginFor(args);
         System.exit(commandLine().execute(args));
     }
 

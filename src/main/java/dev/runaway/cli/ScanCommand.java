@@ -49,8 +49,9 @@ public final class ScanCommand implements Callable<Integer> {
         Snapshot snapshot;
         java.util.Map<String, java.util.List<dev.runaway.model.ProcessIdentity>> targets = java.util.Map.of();
         dev.runaway.analysis.ScanStatus status;
-        try (LiveAnalysis live = LiveAnalysis.live().start()) {
-            Thread.sleep(window.toMillis());
+        EarlyScan.Started early = EarlyScan.take();
+        try (LiveAnalysis live = early.live()) {
+            Thread.sleep(Math.max(0, window.toMillis() - early.millisAgo()));
             snapshot = live.latest();
             while (snapshot == null) {
                 Thread.sleep(50);
@@ -73,6 +74,7 @@ public final class ScanCommand implements Callable<Integer> {
             printTable(out, snapshot, all ? Integer.MAX_VALUE : 25, 120);
         }
         if (!json && status.cmdlinesUnread() > 0) out.println("Note: " + status.describe());
+        out.flush();
         return 0;
     }
 

@@ -14,6 +14,7 @@ import com.sun.jna.Native;
 public final class Jna {
     public static final String LIBC = "libc.so.6";
     private static final String PLATFORM_PATH = "jna.platform.library.path";
+    private static final String BOOT_PATH = "jna.boot.library.path";
 
     private Jna() {
     }
@@ -24,8 +25,18 @@ public final class Jna {
         return Native.load(LIBC, type);
     }
 
-    /** The directories JNA would have asked ldconfig for, unless the user set them. */
-    static synchronized void knownPaths() {
+    /**
+     * Where JNA finds its own native part: the copy the build unpacked beside the C programs
+     * ({@code target/native/jna}), when there is one; else JNA writes it to a temporary file on
+     * every start (about 50 ms of a scan's start, measured; and a file written during a fire).
+     * Set before JNA's first use: {@code Main} calls this first.
+     */
+    public static synchronized void knownPaths() {
+        String nativeDir = System.getProperty("runaway.native.dir");
+        if (System.getProperty(BOOT_PATH) == null && nativeDir != null) {
+            java.nio.file.Path unpacked = java.nio.file.Path.of(nativeDir, "jna", "com", "sun", "jna", com.sun.jna.Platform.RESOURCE_PREFIX);
+            if (java.nio.file.Files.isRegularFile(unpacked.resolve("libjnidispatch.so"))) System.setProperty(BOOT_PATH, unpacked.toString());
+        }
         if (System.getProperty(PLATFORM_PATH) != null) return;
         String arch = switch (System.getProperty("os.arch", "")) {
             case "amd64", "x86_64" -> "x86_64-linux-gnu";

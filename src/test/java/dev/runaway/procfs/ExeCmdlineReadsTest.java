@@ -111,6 +111,59 @@ class ExeCmdlineReadsTest {
         assertThat(late.peek().args()).containsExactly("/opt/tool", "--n", "12");
     }
 
+    /** Every free thread caught in a read that waits: more threads are started within the batch and read the rest. */
+    @Test
+    void whenEveryThreadWaitsMoreThreadsReadTheRest() {
+        ExeCmdlineReads reads = reads(pid -> pid <= ExeCmdlineReads.FREE_THREADS);
+        Queue<ExeCmdlineReads.Late> late = new ConcurrentLinkedQueue<>();
+
+        ExeCmdlineReads.Result r = reads.read(requests(1, 400), STALL_MILLIS, late);
+
+        assertThat(r.waiting()).hasSize(ExeCmdlineReads.FREE_THREADS);
+        assertThat(r.notRead()).isEmpty();
+        assertThat(r.args()).hasSize(400 - ExeCmdlineReads.FREE_THREADS);
+        assertThat(reads.threads()).isGreaterThan(ExeCmdlineReads.FREE_THREADS);
+    }
+
+    /**
+     * A pause of the whole JVM (a collection) holds the readers and the waiter alike: the waiter
+     * wakes late and sees no new answer, which is no stalled read. Here the readers are held
+     * until the waiter's clock has jumped past its deadline, as they are through a pause.
+     */
+    @Test
+    void aPauseOfTheWholeJvmIsNoStall() {
+        CountDownLatch pauseOver = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger ticks = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.LongSupplier clock = () -> {
+            long offset = 0;
+            if (ticks.incrementAndGet() >= 3) { // the waiter's first wake-up comes 400 ms late
+                offset = TimeUnit.MILLISECONDS.toNanos(400);
+                pauseOver.countDown();
+            }
+            return System.nanoTime() + offset;
+        };
+        ExeCmdlineReads.Reader reader = new ExeCmdlineReads.Reader() {
+            public String exe(int pid) {
+                try {
+                    pauseOver.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return "/opt/tool";
+            }
+
+            public List<String> cmdline(int pid) {
+                return List.of("/opt/tool");
+            }
+        };
+        ExeCmdlineReads reads = new ExeCmdlineReads(() -> reader, "test-pause", clock);
+
+        ExeCmdlineReads.Result r = reads.read(requests(1, 500), STALL_MILLIS, new ConcurrentLinkedQueue<>());
+
+        assertThat(r.complete()).as("read after the pause, not left unread").isTrue();
+        assertThat(r.args()).hasSize(500);
+    }
+
     /** Threads held by waiting reads are replaced, up to a bound; past it a batch returns with what it could not read. */
     @Test
     void waitingThreadsAreReplacedUpToTheBound() {
