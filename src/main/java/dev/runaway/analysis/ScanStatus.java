@@ -34,6 +34,20 @@ public record ScanStatus(double secondsSinceSnapshot, double scanRunningSeconds,
         return secondsSinceSnapshot > LATE_SECONDS;
     }
 
+    /** More tasks runnable, now or over the last minute, than four per core: a console's own threads wait for a CPU. */
+    public boolean overloaded() {
+        return runnable > 4 * cores || load1 > 4 * cores;
+    }
+
+    /**
+     * For a console that {@code was} overloaded: it stays so until both the tasks runnable now and
+     * the minute's load are under two per core (the runnable count swings by thousands between
+     * two reads during a fire; a console must not drop back mid-fire on one low reading).
+     */
+    public boolean overloaded(boolean was) {
+        return overloaded() || was && (runnable > 2 * cores || load1 > 2 * cores);
+    }
+
     /** Whether a status line should say it: the table is late, or holds processes whose command line is unread. */
     public boolean worthSaying() {
         return late() || cmdlinesUnread > 0;

@@ -74,6 +74,7 @@ public final class ConsoleWindow {
     final StackPane overlay = new StackPane();
     final CheckMenuItem dark = new CheckMenuItem("Dark theme");
     StopPanel stopPanel;
+    private ToolkitThreads.Raised overloadRaise; // held while the machine is overloaded (raiseWhileOverloaded)
     private MenuBar menuBar;
     private ChartFeed feed;
     private Ticker ticker;
@@ -444,8 +445,10 @@ public final class ConsoleWindow {
         StringBuilder b = new StringBuilder();
         if (session.isLive()) {
             b.append(health.text());
-            session.live().map(l -> l.scanStatus()).filter(ScanStatus::worthSaying)
-                    .ifPresent(s -> b.append(s.late() ? " · SCAN LATE: " : " · ").append(s.describe()));
+            session.live().map(l -> l.scanStatus()).ifPresent(s -> {
+                raiseWhileOverloaded(s);
+                if (s.worthSaying()) b.append(s.late() ? " · SCAN LATE: " : " · ").append(s.describe());
+            });
             b.append(session.helperStatus().map(h -> " · " + h).orElse(""));
         } else {
             b.append("replay of ").append(session.timeline().source()).append(" · ")
@@ -453,6 +456,27 @@ public final class ConsoleWindow {
                     .append(session.timeline().events().size()).append(" events");
         }
         return b.toString();
+    }
+
+    /**
+     * While the machine is overloaded the window's threads are raised as for a stop (real-time
+     * as root): at 20,000 tasks pressing on a cap an ordinary JavaFX thread waited up to 669 ms
+     * between frames (bench ui), and STOP itself reaches the window through those threads.
+     */
+    private void raiseWhileOverloaded(ScanStatus s) {
+        boolean overloaded = s.overloaded(overloadRaise != null);
+        if (overloaded && overloadRaise == null) overloadRaise = ToolkitThreads.raised();
+        if (!overloaded && overloadRaise != null) lowerAfterOverload();
+    }
+
+    private void lowerAfterOverload() {
+        if (overloadRaise != null) overloadRaise.close();
+        overloadRaise = null;
+    }
+
+    /** Whether the window's threads are raised for an overloaded machine (tests). */
+    boolean raisedForOverload() {
+        return overloadRaise != null;
     }
 
     private String recordingText() {
@@ -601,6 +625,7 @@ public final class ConsoleWindow {
             if (icon != null) stage.getIcons().add(new javafx.scene.image.Image(icon));
         }
         stage.setOnHidden(e -> {
+            w.lowerAfterOverload();
             w.feed.close();
             w.ticker.close();
             w.preparer.shutdownNow();

@@ -23,34 +23,58 @@ final class ToolkitThreads {
     /** Prefixes of the toolkit threads' names as the kernel holds them (15 characters at most). */
     private static final List<String> TOOLKIT = List.of("QuantumRenderer", "InvokeLaterDisp");
 
-    /** Every raise held, undone at once. */
-    static final class Raised implements AutoCloseable {
-        private final List<Sched.Raised> held;
+    /**
+     * The raise, shared: a stop and an overloaded machine each hold it; the threads go back to
+     * the ordinary policy when the last holder lets go (a stop ending mid-fire leaves them raised).
+     */
+    private static List<Sched.Raised> held = List.of();
+    private static int holders;
 
-        private Raised(List<Sched.Raised> held) {
-            this.held = held;
+    /** One holder's share of the raise. */
+    static final class Raised implements AutoCloseable {
+        private boolean closed;
+
+        private Raised() {
         }
 
         /** What each thread got, in words. */
         String words() {
-            return String.join(", ", held.stream().map(Sched.Raised::words).toList());
+            synchronized (ToolkitThreads.class) {
+                return String.join(", ", held.stream().map(Sched.Raised::words).toList());
+            }
         }
 
         @Override
         public void close() {
-            for (Sched.Raised r : held) r.close();
+            synchronized (ToolkitThreads.class) {
+                if (closed) return;
+                closed = true;
+                if (--holders > 0) return;
+                for (Sched.Raised r : held) r.close();
+                held = List.of();
+            }
         }
     }
 
     private ToolkitThreads() {
     }
 
-    /** Raises the calling (JavaFX) thread and the toolkit's other threads of this process. */
+    /** Raises the calling (JavaFX) thread and the toolkit's other threads of this process, unless a holder has already. */
     static Raised raised() {
-        List<Sched.Raised> held = new ArrayList<>();
-        held.add(Sched.raisedWhile());
-        for (int tid : others()) held.add(Sched.raisedWhile(tid));
-        return new Raised(held);
+        synchronized (ToolkitThreads.class) {
+            if (holders++ == 0) {
+                List<Sched.Raised> raised = new ArrayList<>();
+                raised.add(Sched.raisedWhile());
+                for (int tid : others()) raised.add(Sched.raisedWhile(tid));
+                held = raised;
+            }
+            return new Raised();
+        }
+    }
+
+    /** Whether any holder holds the raise (tests). */
+    static synchronized boolean held() {
+        return holders > 0;
     }
 
     /** Thread ids of the toolkit's other threads, from /proc/self/task (empty when it cannot be read). */

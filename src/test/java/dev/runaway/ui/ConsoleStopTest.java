@@ -83,9 +83,9 @@ class ConsoleStopTest {
         assertThat(panel.confirm.getText()).matches("Stop \\d+ processes");
         // During a fire an ordinary thread waits seconds for a CPU: while the plan waits for Enter,
         // the thread that handles it is real-time and the stop's thread is already running, raised.
-        assertThat(policyOnFx()).as("the JavaFX thread while the plan waits").isEqualTo(SCHED_RR);
+        assertThat(ThreadPolicy.onFx()).as("the JavaFX thread while the plan waits").isEqualTo(ThreadPolicy.SCHED_RR);
         // ...and the toolkit's others: its renderer, which it waits for at every frame (and with GTK, runLater's dispatcher).
-        assertThat(ToolkitThreads.others()).isNotEmpty().allSatisfy(tid -> assertThat(policyOf(tid)).isEqualTo(SCHED_RR));
+        assertThat(ToolkitThreads.others()).isNotEmpty().allSatisfy(tid -> assertThat(ThreadPolicy.of(tid)).isEqualTo(ThreadPolicy.SCHED_RR));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> Thread.getAllStackTraces().keySet().stream()
                 .anyMatch(t -> t.getName().equals("runaway-stop-run") && t.getState() == Thread.State.WAITING));
 
@@ -93,8 +93,10 @@ class ConsoleStopTest {
         WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> panel.state.getText().startsWith("Zero confirmed")
                 || panel.state.getText().startsWith("Zero NOT"));
         assertThat(panel.state.getText()).startsWith("Zero confirmed").contains("Restored " + tool + " to mode 755");
-        assertThat(policyOnFx()).as("the JavaFX thread once the stop is done").isEqualTo(SCHED_OTHER);
-        assertThat(ToolkitThreads.others()).allSatisfy(tid -> assertThat(policyOf(tid)).isEqualTo(SCHED_OTHER));
+        // Lowered again, unless the machine is overloaded (a busy suite): then the window keeps them raised.
+        int expected = onFx(window::raisedForOverload) ? ThreadPolicy.SCHED_RR : ThreadPolicy.SCHED_OTHER;
+        assertThat(ThreadPolicy.onFx()).as("the JavaFX thread once the stop is done").isEqualTo(expected);
+        assertThat(ToolkitThreads.others()).allSatisfy(tid -> assertThat(ThreadPolicy.of(tid)).isEqualTo(expected));
         assertThat(panel.steps.getItems()).anyMatch(s -> s.startsWith("stop growth"))
                 .anyMatch(s -> s.startsWith("confirm zero")).anyMatch(s -> s.startsWith("restore"));
         assertThat(mode(tool)).as("execute bits back as recorded").isEqualTo(modeBefore).isEqualTo(0755);
@@ -108,32 +110,8 @@ class ConsoleStopTest {
         assertThat(panel.card.getParent().isVisible()).isFalse();
     }
 
-    private static final int SCHED_OTHER = 0;
-    private static final int SCHED_RR = 2;
-
-    /** A thread's scheduling policy (field 41 of its stat). */
-    private static int policyOf(int tid) {
-        try {
-            String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"), java.nio.charset.StandardCharsets.US_ASCII);
-            return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ")[41 - 3]);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    /** The JavaFX thread's scheduling policy (field 41 of /proc/thread-self/stat, read on that thread). */
-    private static int policyOnFx() throws Exception {
-        java.util.concurrent.CompletableFuture<Integer> policy = new java.util.concurrent.CompletableFuture<>();
-        javafx.application.Platform.runLater(() -> {
-            try {
-                String stat = new String(Files.readAllBytes(Path.of("/proc/thread-self/stat")), java.nio.charset.StandardCharsets.US_ASCII);
-                String[] after = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-                policy.complete(Integer.parseInt(after[41 - 3])); // after the name comes field 3 (state); policy is 41
-            } catch (Exception e) {
-                policy.completeExceptionally(e);
-            }
-        });
-        return policy.get(10, TimeUnit.SECONDS);
+    private static boolean onFx(java.util.function.BooleanSupplier read) throws Exception {
+        return WaitForAsyncUtils.asyncFx(read::getAsBoolean).get(10, TimeUnit.SECONDS);
     }
 
     private ConsoleRow selected() {

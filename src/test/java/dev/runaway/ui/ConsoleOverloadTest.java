@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.ui;
+
+import dev.runaway.sandbox.Sandbox;
+import dev.runaway.sandbox.SandboxSpec;
+import dev.runaway.sandbox.Sandboxes;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * On an overloaded machine the window's threads are raised before anyone presses STOP: twelve
+ * busy loops on two cores (more than four runnable tasks per core) stand in for a fire. They are
+ * lowered when the window closes.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("process")
+@org.junit.jupiter.api.Tag("window")
+class ConsoleOverloadTest {
+    private static final int BUSY_LOOPS = 12;
+    private ConsoleSession session;
+    private ConsoleWindow window;
+
+    @BeforeEach
+    void open() throws Exception {
+        FxToolkit.registerPrimaryStage();
+        session = ConsoleSession.live(Optional.empty());
+        AtomicReference<ConsoleWindow> w = new AtomicReference<>();
+        FxToolkit.setupStage(stage -> w.set(ConsoleWindow.open(stage, session, false, () -> { })));
+        window = w.get();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        session.close();
+    }
+
+    @Test
+    void anOverloadedMachineRaisesTheWindowsThreadsUntilItCloses() throws Exception {
+        try (Sandbox busy = Sandboxes.create(SandboxSpec.of("test-console-overload", 32))) {
+            for (int i = 0; i < BUSY_LOOPS; i++) busy.start(new ProcessBuilder("sh", "-c", "while :; do :; done"));
+
+            WaitForAsyncUtils.waitFor(45, TimeUnit.SECONDS, () -> onFx(window::raisedForOverload));
+            assertThat(ThreadPolicy.onFx()).as("the JavaFX thread").isEqualTo(ThreadPolicy.SCHED_RR);
+            assertThat(ToolkitThreads.others()).isNotEmpty()
+                    .allSatisfy(tid -> assertThat(ThreadPolicy.of(tid)).isEqualTo(ThreadPolicy.SCHED_RR));
+        }
+        FxToolkit.cleanupStages();
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(ToolkitThreads.held()).isFalse();
+        assertThat(ThreadPolicy.onFx()).as("the JavaFX thread once the window is closed").isEqualTo(ThreadPolicy.SCHED_OTHER);
+    }
+
+    private static boolean onFx(java.util.function.BooleanSupplier read) throws Exception {
+        return WaitForAsyncUtils.asyncFx(read::getAsBoolean).get(10, TimeUnit.SECONDS);
+    }
+}
