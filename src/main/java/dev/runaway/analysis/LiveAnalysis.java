@@ -30,6 +30,7 @@ public final class LiveAnalysis implements AutoCloseable {
     private final List<Consumer<Snapshot>> listeners = new CopyOnWriteArrayList<>();
     private volatile PulseSample latestPulse;
     private volatile Snapshot latest;
+    private final java.util.concurrent.CountDownLatch firstSnapshot = new java.util.concurrent.CountDownLatch(1);
     private volatile long latestAtNanos;
     private volatile int latestCmdlinesUnread;
     private final ProcReader loadReader;
@@ -70,6 +71,12 @@ public final class LiveAnalysis implements AutoCloseable {
 
     public void onSnapshot(Consumer<Snapshot> listener) {
         listeners.add(listener);
+    }
+
+    /** The newest snapshot, waiting for the first scan to end if need be (a one-shot scan prints it the moment it is there). */
+    public Snapshot awaitLatest() throws InterruptedException {
+        firstSnapshot.await();
+        return latest;
     }
 
     /** The newest snapshot, or null before the first scan. */
@@ -124,6 +131,7 @@ public final class LiveAnalysis implements AutoCloseable {
         latest = snapshot;
         latestCmdlinesUnread = scan.cmdlinesUnread();
         latestAtNanos = System.nanoTime();
+        firstSnapshot.countDown();
         for (Consumer<Snapshot> l : listeners) l.accept(snapshot);
     }
 

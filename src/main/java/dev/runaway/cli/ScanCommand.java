@@ -52,11 +52,7 @@ public final class ScanCommand implements Callable<Integer> {
         EarlyScan.Started early = EarlyScan.take();
         try (LiveAnalysis live = early.live()) {
             Thread.sleep(Math.max(0, window.toMillis() - early.millisAgo()));
-            snapshot = live.latest();
-            while (snapshot == null) {
-                Thread.sleep(50);
-                snapshot = live.latest();
-            }
+            snapshot = live.awaitLatest();
             if (json) { // the targets of the very scan printed
                 var targeted = live.latestTargeted();
                 snapshot = targeted.snapshot();

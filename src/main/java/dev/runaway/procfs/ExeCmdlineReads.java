@@ -83,6 +83,9 @@ final class ExeCmdlineReads {
     private final AtomicInteger busy = new AtomicInteger();
     private final String name;
     private final java.util.function.LongSupplier clock;
+    private final Runnable beforeStart;
+    private final java.util.concurrent.ExecutorService starter;
+    private final AtomicInteger starting = new AtomicInteger();
 
     /** One batch: threads take its requests in turn until it is done or ended. */
     private static final class Batch {
@@ -106,14 +109,20 @@ final class ExeCmdlineReads {
 
     /** With {@code readers} giving each thread its own reader. */
     ExeCmdlineReads(Supplier<Reader> readers, String name) {
-        this(readers, name, System::nanoTime);
+        this(readers, name, System::nanoTime, () -> { });
     }
 
-    /** ...timing the stall deadline with {@code clock} (tests give one that jumps, as a pause of the JVM does). */
-    ExeCmdlineReads(Supplier<Reader> readers, String name, java.util.function.LongSupplier clock) {
+    /**
+     * ...timing the stall deadline with {@code clock} (tests give one that jumps, as a pause of the
+     * JVM does), and running {@code beforeStart} on the starter before each thread it starts (tests
+     * make it slow, as a start is during a fire).
+     */
+    ExeCmdlineReads(Supplier<Reader> readers, String name, java.util.function.LongSupplier clock, Runnable beforeStart) {
         this.readers = readers;
         this.name = name;
         this.clock = clock;
+        this.beforeStart = beforeStart;
+        this.starter = starter(name);
         for (int i = 0; i < FREE_THREADS; i++) startThread();
     }
 
@@ -136,6 +145,25 @@ final class ExeCmdlineReads {
         }, "runaway-cmdline"));
     }
 
+    /** The one thread that starts the others, started with the reader (at a task cap none may start later). */
+    private static java.util.concurrent.ExecutorService starter(String name) {
+        java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(() -> {
+                        dev.runaway.sys.Sched.raisedWithChildren(); // never closed: this thread starts threads, no process
+                        r.run();
+                    }, name + "-starter");
+                    t.setDaemon(true);
+                    return t;
+                });
+        try {
+            pool.prestartAllCoreThreads();
+        } catch (OutOfMemoryError noThread) {
+            // no thread may start: the readers started with the reader must do
+        }
+        return pool;
+    }
+
     /** Threads alive (waiting or free). */
     int threads() {
         return threads.get();
@@ -148,9 +176,7 @@ final class ExeCmdlineReads {
     Result read(List<Request> requests, long stallMillis, java.util.Queue<Late> late) {
         if (requests.isEmpty()) return new Result(Map.of(), Map.of(), Set.of(), Set.of());
         Batch batch = new Batch(requests.toArray(new Request[0]), late);
-        while (threads.get() - busy.get() < FREE_THREADS && threads.get() < MAX_THREADS && startThread()) {
-            // more threads: the others wait on reads that have not returned
-        }
+        for (int i = threads.get() - busy.get(); i < FREE_THREADS; i++) startLater(batch); // the others wait on reads that have not returned
         for (int i = 0, n = threads.get(); i < n; i++) offers.add(batch); // each free thread takes a share
         long stall = TimeUnit.MILLISECONDS.toNanos(stallMillis);
         synchronized (batch) {
@@ -175,7 +201,7 @@ final class ExeCmdlineReads {
                 // threads take the rest (as runaway-rt's first lever does), up to the bound.
                 if (t - movedAt >= GROW_NANOS && t - grownAt >= GROW_NANOS && busy.get() >= threads.get()) {
                     grownAt = t;
-                    for (int i = 0; i < GROW_STEP && threads.get() < MAX_THREADS && startThread(); i++) offers.add(batch);
+                    for (int i = 0; i < GROW_STEP; i++) startLater(batch);
                 }
                 long left = movedAt + stall - t;
                 if (left <= 0) break;
@@ -195,6 +221,29 @@ final class ExeCmdlineReads {
                 if (!batch.args.containsKey(r.pid()) && !batch.underway.contains(r.pid())) notRead.add(r.pid());
             }
             return new Result(Map.copyOf(batch.exes), Map.copyOf(batch.args), Set.copyOf(batch.underway), notRead);
+        }
+    }
+
+    /**
+     * A thread more, started by the starter thread, which then offers it {@code batch}: starting a
+     * thread waits until the new thread has run (the JVM's handshake), and one that starts at the
+     * ordinary policy during a fire gets a CPU seconds later. The reading thread never waits
+     * for that. The starter passes its real-time policy on to the threads it starts (as root).
+     */
+    private void startLater(Batch batch) {
+        if (threads.get() + starting.get() >= MAX_THREADS) return;
+        starting.incrementAndGet();
+        try {
+            starter.execute(() -> {
+                try {
+                    beforeStart.run();
+                    if (startThread()) offers.add(batch);
+                } finally {
+                    starting.decrementAndGet();
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException | OutOfMemoryError noStarter) {
+            starting.decrementAndGet(); // the threads there are must do
         }
     }
 

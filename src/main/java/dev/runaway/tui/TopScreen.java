@@ -88,11 +88,7 @@ public final class TopScreen {
         TopView view = new TopView(key -> null, ZoneId.systemDefault());
         for (int i = 0; i < iterations; i++) {
             Thread.sleep(delayMillis);
-            Snapshot s = live.latest();
-            while (s == null) {
-                Thread.sleep(50);
-                s = live.latest();
-            }
+            Snapshot s = live.awaitLatest();
             out.print(view.frame(s, live.scanStatus(), drills(), 120, 40, false).replace("\r\n", "\n"));
             out.println();
             out.flush();

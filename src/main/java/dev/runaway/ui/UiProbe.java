@@ -34,7 +34,11 @@ public final class UiProbe implements AutoCloseable {
     static final double PERIOD_MS = 20;
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "runaway-ui-probe");
+        // Raised like the window's threads: a poster that waits for a CPU would count its own wait as the window's.
+        Thread t = new Thread(() -> {
+            dev.runaway.sys.Sched.aheadOfOrdinaryTasks();
+            r.run();
+        }, "runaway-ui-probe");
         t.setDaemon(true);
         return t;
     });

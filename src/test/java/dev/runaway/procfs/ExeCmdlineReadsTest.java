@@ -126,6 +126,44 @@ class ExeCmdlineReadsTest {
     }
 
     /**
+     * Starting a thread waits until it has run, seconds during a fire: the batch is not held up by
+     * it (the starter waits), and the threads it starts read the next batch.
+     */
+    @Test
+    void aSlowThreadStartDoesNotHoldTheBatchUp() {
+        CountDownLatch started = new CountDownLatch(1);
+        ExeCmdlineReads.Reader reader = new ExeCmdlineReads.Reader() {
+            public String exe(int pid) {
+                if (pid <= ExeCmdlineReads.FREE_THREADS) awaitRelease();
+                return "/opt/tool";
+            }
+
+            public List<String> cmdline(int pid) {
+                return List.of("/opt/tool");
+            }
+        };
+        ExeCmdlineReads reads = new ExeCmdlineReads(() -> reader, "test-slow-start", System::nanoTime, () -> {
+            try {
+                started.await(); // as a new thread waits for a CPU: until the first batch is over
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Queue<ExeCmdlineReads.Late> late = new ConcurrentLinkedQueue<>();
+        long t0 = System.nanoTime();
+
+        ExeCmdlineReads.Result r = reads.read(requests(1, 400), STALL_MILLIS, late);
+
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("returned at the stall deadline").isLessThan(2_000);
+        assertThat(r.waiting()).hasSize(ExeCmdlineReads.FREE_THREADS);
+        assertThat(r.notRead()).hasSize(400 - ExeCmdlineReads.FREE_THREADS);
+        started.countDown();
+        await().atMost(10, TimeUnit.SECONDS).until(() -> reads.threads() > ExeCmdlineReads.FREE_THREADS);
+        ExeCmdlineReads.Result next = reads.read(new ArrayList<>(requests(ExeCmdlineReads.FREE_THREADS + 1, 400)), STALL_MILLIS, late);
+        assertThat(next.complete()).as("the threads started meanwhile read it").isTrue();
+    }
+
+    /**
      * A pause of the whole JVM (a collection) holds the readers and the waiter alike: the waiter
      * wakes late and sees no new answer, which is no stalled read. Here the readers are held
      * until the waiter's clock has jumped past its deadline, as they are through a pause.
@@ -156,7 +194,7 @@ class ExeCmdlineReadsTest {
                 return List.of("/opt/tool");
             }
         };
-        ExeCmdlineReads reads = new ExeCmdlineReads(() -> reader, "test-pause", clock);
+        ExeCmdlineReads reads = new ExeCmdlineReads(() -> reader, "test-pause", clock, () -> { });
 
         ExeCmdlineReads.Result r = reads.read(requests(1, 500), STALL_MILLIS, new ConcurrentLinkedQueue<>());
 
