@@ -33,6 +33,7 @@ public final class LiveAnalysis implements AutoCloseable {
     private final java.util.concurrent.CountDownLatch firstSnapshot = new java.util.concurrent.CountDownLatch(1);
     private volatile long latestAtNanos;
     private volatile int latestCmdlinesUnread;
+    private volatile int latestStatsUnread;
     private final ProcReader loadReader;
 
     public LiveAnalysis(Path procRoot, PulseReader pulse, CgroupPids cgroupPids) {
@@ -104,7 +105,8 @@ public final class LiveAnalysis implements AutoCloseable {
             // no load figures: the status says less
         }
         return new ScanStatus(since, sampler.scanRunningNanos() / 1e9, s == null ? Double.NaN : s.scanNanos() / 1e9,
-                s == null ? 0 : s.processes(), load1, runnable, Runtime.getRuntime().availableProcessors(), latestCmdlinesUnread);
+                s == null ? 0 : s.processes(), load1, runnable, Runtime.getRuntime().availableProcessors(), latestCmdlinesUnread,
+                latestStatsUnread);
     }
 
     public PulseSample latestPulse() {
@@ -130,6 +132,7 @@ public final class LiveAnalysis implements AutoCloseable {
         Snapshot snapshot = analyzer.analyze(scan, latestPulse);
         latest = snapshot;
         latestCmdlinesUnread = scan.cmdlinesUnread();
+        latestStatsUnread = scan.statsUnread();
         latestAtNanos = System.nanoTime();
         firstSnapshot.countDown();
         for (Consumer<Snapshot> l : listeners) l.accept(snapshot);

@@ -16,14 +16,21 @@ import java.util.Locale;
  * @param runnable             tasks runnable now (from /proc/loadavg)
  * @param cores                CPUs this process may use
  * @param cmdlinesUnread       processes of the last snapshot whose command line is not read yet
+ * @param statsUnread          new processes the last snapshot leaves out: their stat was not read in time
  */
 public record ScanStatus(double secondsSinceSnapshot, double scanRunningSeconds, double lastScanSeconds, int processes,
-                         double load1, int runnable, int cores, int cmdlinesUnread) {
+                         double load1, int runnable, int cores, int cmdlinesUnread, int statsUnread) {
 
-    /** With every command line read. */
+    /** With every stat and command line read. */
     public ScanStatus(double secondsSinceSnapshot, double scanRunningSeconds, double lastScanSeconds, int processes,
                       double load1, int runnable, int cores) {
-        this(secondsSinceSnapshot, scanRunningSeconds, lastScanSeconds, processes, load1, runnable, cores, 0);
+        this(secondsSinceSnapshot, scanRunningSeconds, lastScanSeconds, processes, load1, runnable, cores, 0, 0);
+    }
+
+    /** With every stat read. */
+    public ScanStatus(double secondsSinceSnapshot, double scanRunningSeconds, double lastScanSeconds, int processes,
+                      double load1, int runnable, int cores, int cmdlinesUnread) {
+        this(secondsSinceSnapshot, scanRunningSeconds, lastScanSeconds, processes, load1, runnable, cores, cmdlinesUnread, 0);
     }
 
     /** A table older than this is late: scans normally come every 0.1-1 s. */
@@ -50,7 +57,7 @@ public record ScanStatus(double secondsSinceSnapshot, double scanRunningSeconds,
 
     /** Whether a status line should say it: the table is late, or holds processes whose command line is unread. */
     public boolean worthSaying() {
-        return late() || cmdlinesUnread > 0;
+        return late() || cmdlinesUnread > 0 || statsUnread > 0;
     }
 
     /** One line: how fresh the table is, and when late, what holds the scan up; and command lines left unread. */
@@ -59,9 +66,16 @@ public record ScanStatus(double secondsSinceSnapshot, double scanRunningSeconds,
     }
 
     private String unread() {
-        if (cmdlinesUnread <= 0) return "";
-        return String.format(Locale.ROOT, "; command lines of %,d processes not read yet (their reads wait on memory maps"
-                + " held while they fork); grouped by executable until read", cmdlinesUnread);
+        String out = "";
+        if (statsUnread > 0) {
+            out += String.format(Locale.ROOT, "; %,d new processes not in the table yet (their stat waits on a process in the"
+                    + " middle of an exec)", statsUnread);
+        }
+        if (cmdlinesUnread > 0) {
+            out += String.format(Locale.ROOT, "; command lines of %,d processes not read yet (their reads wait on memory maps"
+                    + " held while they fork); grouped by executable until read", cmdlinesUnread);
+        }
+        return out;
     }
 
     private String freshness() {

@@ -63,13 +63,14 @@ public final class ScanCommand implements Callable<Integer> {
         if (json) {
             var root = SnapshotJson.of(snapshot, targets);
             root.put("cmdlinesUnread", status.cmdlinesUnread()); // grouped by executable meanwhile
+            root.put("statsUnread", status.statsUnread()); // new processes not in the table: their stat waits
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(root));
         } else if (byCgroup) {
             printCgroups(out, snapshot, all ? Integer.MAX_VALUE : 25, 120);
         } else {
             printTable(out, snapshot, all ? Integer.MAX_VALUE : 25, 120);
         }
-        if (!json && status.cmdlinesUnread() > 0) out.println("Note: " + status.describe());
+        if (!json && (status.cmdlinesUnread() > 0 || status.statsUnread() > 0)) out.println("Note: " + status.describe());
         out.flush();
         return 0;
     }

@@ -13,12 +13,14 @@ import java.util.List;
  * @param complete      true when every process's stat was read in this scan (not only changes)
  * @param scanNanos     how long the scan took
  * @param cmdlinesUnread processes whose command line is not read yet (see {@link ProcessSample#cmdlineUnread()})
+ * @param statsUnread   new processes left out of this scan because their stat did not come in time (it waits on
+ *                      a process in the middle of an exec)
  */
 public record ScanSample(Instant time, long monotonicNanos, List<ProcessSample> processes, boolean complete,
-                         long scanNanos, int cmdlinesUnread) {
+                         long scanNanos, int cmdlinesUnread, int statsUnread) {
 
     /** A scan that read every command line. */
     public ScanSample(Instant time, long monotonicNanos, List<ProcessSample> processes, boolean complete, long scanNanos) {
-        this(time, monotonicNanos, processes, complete, scanNanos, 0);
+        this(time, monotonicNanos, processes, complete, scanNanos, 0, 0);
     }
 }

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Future;
 
 /**
  * The process table, kept between scans so that most scans read little. Each scan lists the
@@ -35,12 +34,17 @@ import java.util.concurrent.Future;
 public final class ProcessTable {
     /** Incremental scans refresh 1/ROUND_ROBIN_SHARE of the known processes each. */
     public static final int ROUND_ROBIN_SHARE = 50;
-    /** A batch of exe and command-line reads ends once none has returned for this long. */
-    static final long CMDLINE_STALL_MILLIS = 50;
+    /** A batch of reads (stat, exe and command line) ends once none has returned for this long. */
+    static final long STALL_MILLIS = 50;
 
     private final ProcReader reader;
     private final long pageBytes;
-    private final Map<Integer, ProcessSample> entries = new HashMap<>(); // a sample is also its process's last stat and statics
+    // A sample is also its process's last stat and statics. Concurrent: a late stat read compares with it (statIfNews).
+    private final Map<Integer, ProcessSample> entries = new java.util.concurrent.ConcurrentHashMap<>();
+    private final StatReads stats = StatReads.shared();
+    private int statsUnread;
+    /** A re-read stat that says nothing new. */
+    private static final Optional<ProcStat> NO_NEWS = Optional.of(new ProcStat(0, "", 'X', 0, 0, 0, 0, 0, 0, 0));
     private Set<Integer> probation = new HashSet<>();
     private Set<Integer> lostMidScan = new HashSet<>();
     private int[] lastPids = new int[0];
@@ -56,10 +60,6 @@ public final class ProcessTable {
     private final Set<Integer> cmdlineStalled = new HashSet<>();       // pids whose read waited before: asked last
     private long cmdlineTickets;
 
-    /** Reads new pids whole (on either thread). */
-    interface Admitter {
-        Map<Integer, ProcessSample> admit(List<Integer> pids, ProcReader with);
-    }
 
     record Statics(int uid, List<String> cmdline, String exe, String cgroup, boolean cmdlineUnread) {
     }
@@ -106,16 +106,15 @@ public final class ProcessTable {
     public ScanSample scan(boolean complete) {
         long started = System.nanoTime();
         Instant time = Instant.now();
-        // What is already known can be re-read while the directory is listed.
+        // What is already known is re-read while the directory is listed.
         List<Integer> early = new ArrayList<>(probation);
         if (complete) early.addAll(entries.keySet());
         else addRoundRobin(early);
-        Future<Map<Integer, ProcStat>> earlyHalf = Helper.submit(reader, early.subList(early.size() / 2, early.size()), this::news);
+        StatReads.Pending<ProcStat> earlyReads = stats.start(reader.root(), notUnderway(early), this::statIfNews);
         Set<Integer> reused = new HashSet<>();
         Set<Integer> exited = new HashSet<>();
         int[] pids = pids(complete, reused, exited); // ascending
-        Map<Integer, ProcStat> earlyStats = readStats(early.subList(0, early.size() / 2));
-        earlyStats.putAll(Helper.join(earlyHalf));
+        Map<Integer, ProcStat> earlyStats = statsOf(stats.await(earlyReads, STALL_MILLIS));
 
         Set<Integer> vanished = new HashSet<>(lostMidScan);
         vanished.addAll(reused); // exited and born again under the same pid since the last scan
@@ -136,9 +135,8 @@ public final class ProcessTable {
             ProcessSample known = entries.get(e.getKey());
             if (known != null) refresh(e.getKey(), known, e.getValue(), reader);
         }
-        Future<Map<Integer, ProcStat>> orphanedHalf = Helper.submit(reader, orphaned.subList(orphaned.size() / 2, orphaned.size()), this::news);
-        Map<Integer, ProcStat> orphanedStats = readStats(orphaned.subList(0, orphaned.size() / 2));
-        orphanedStats.putAll(Helper.join(orphanedHalf));
+        Map<Integer, ProcStat> orphanedStats = statsOf(stats.await(stats.start(reader.root(), notUnderway(orphaned), this::statIfNews),
+                STALL_MILLIS));
         for (Map.Entry<Integer, ProcStat> e : orphanedStats.entrySet()) {
             ProcessSample known = entries.get(e.getKey());
             if (known != null) refresh(e.getKey(), known, e.getValue(), reader);
@@ -146,10 +144,10 @@ public final class ProcessTable {
 
         List<Integer> fresh = new ArrayList<>();
         for (int pid : pids) if (!entries.containsKey(pid)) fresh.add(pid);
-        Future<Map<Integer, ProcessSample>> admittedHalf = Helper.submitAdmit(reader, fresh.subList(fresh.size() / 2, fresh.size()),
-                this::admit);
-        Map<Integer, ProcessSample> admitted = admit(fresh.subList(0, fresh.size() / 2), reader);
-        admitted.putAll(Helper.join(admittedHalf));
+        StatReads.Answers<ProcessSample> admits = stats.await(stats.start(reader.root(), notUnderway(fresh), this::admit), STALL_MILLIS);
+        Map<Integer, ProcessSample> admitted = new HashMap<>(admits.read().size() * 2);
+        for (Map.Entry<Integer, Optional<ProcessSample>> e : admits.read().entrySet()) e.getValue().ifPresent(p -> admitted.put(e.getKey(), p));
+        statsUnread = fresh.size() - admits.read().size(); // new processes not in this scan's table: their stat waits
         entries.putAll(admitted);
         for (Integer pid : admitted.keySet()) wantCmdline(pid);
         probation = new HashSet<>(admitted.keySet());
@@ -161,7 +159,43 @@ public final class ProcessTable {
             ProcessSample known = entries.get(pid);
             if (known != null) processes.add(known);
         }
-        return new ScanSample(time, started, List.copyOf(processes), complete, System.nanoTime() - started, cmdlineWanted.size());
+        return new ScanSample(time, started, List.copyOf(processes), complete && statsUnread == 0, System.nanoTime() - started,
+                cmdlineWanted.size(), statsUnread);
+    }
+
+    /** New processes left out of the last scan's table because their stat was not read in time. */
+    public int statsUnread() {
+        return statsUnread;
+    }
+
+    /** Those of {@code pids} whose stat read from an earlier scan has not returned yet: not asked again. */
+    private List<Integer> notUnderway(List<Integer> pids) {
+        List<Integer> out = new ArrayList<>(pids.size());
+        for (Integer pid : pids) if (!stats.underway(reader.root(), pid)) out.add(pid);
+        return out;
+    }
+
+    /**
+     * A re-read stat when it says something the table does not hold, {@link #NO_NEWS} when not,
+     * empty when the process is gone. Runs on the reading threads, also after the scan has moved
+     * on (a late read): the table is a concurrent map for that. A complete scan re-reads 50,000
+     * stats that mostly say nothing new: kept until the scan ends (most of a second), they
+     * outlived young collections and were promoted.
+     */
+    private Optional<ProcStat> statIfNews(ProcReader with, int pid) {
+        Optional<ProcStat> stat = with.stat(pid);
+        if (stat.isEmpty()) return stat;
+        return news(pid, stat.get()) ? stat : NO_NEWS;
+    }
+
+    /** Re-read stats with news, by pid; a pid whose process is gone maps to null; no news and unread are left out. */
+    private static Map<Integer, ProcStat> statsOf(StatReads.Answers<ProcStat> answers) {
+        Map<Integer, ProcStat> out = new HashMap<>();
+        for (Map.Entry<Integer, Optional<ProcStat>> e : answers.read().entrySet()) {
+            if (e.getValue().isEmpty()) out.put(e.getKey(), null);
+            else if (e.getValue() != NO_NEWS) out.put(e.getKey(), e.getValue().get());
+        }
+        return out;
     }
 
     /** Processes whose command line is not read yet (their samples say {@code cmdlineUnread}). */
@@ -207,7 +241,7 @@ public final class ProcessTable {
         // reading thread while the rest of the machine waits.
         requests.sort(java.util.Comparator.comparingInt(r -> cmdlineStalled.contains(r.pid()) ? 2
                 : mayBeForking(entries.get(r.pid())) ? 1 : 0));
-        ExeCmdlineReads.Result result = cmdlines.read(requests, CMDLINE_STALL_MILLIS, lateCmdlines);
+        ExeCmdlineReads.Result result = cmdlines.read(requests, STALL_MILLIS, lateCmdlines);
         for (Map.Entry<Integer, String> e : result.exes().entrySet()) withExe(e.getKey(), e.getValue());
         for (Map.Entry<Integer, List<String>> e : result.args().entrySet()) withCmdline(e.getKey(), e.getValue());
         for (Integer pid : result.waiting()) cmdlineWaiting.put(pid, cmdlineWanted.get(pid));
@@ -295,29 +329,6 @@ public final class ProcessTable {
         roundRobin = (roundRobin + share) % lastPids.length;
     }
 
-    private Map<Integer, ProcStat> readStats(List<Integer> pids) {
-        return readStats(pids, reader, this::news);
-    }
-
-    /** Which re-read stats are worth keeping. */
-    interface StatFilter {
-        boolean keep(int pid, ProcStat stat);
-    }
-
-    /**
-     * Stats of these pids that {@code filter} keeps; a pid whose stat is gone maps to null. A
-     * complete scan re-reads 50,000 stats that mostly say nothing new: kept in a map until the
-     * scan ends (most of a second), they outlived young collections and were promoted.
-     */
-    static Map<Integer, ProcStat> readStats(List<Integer> pids, ProcReader with, StatFilter filter) {
-        Map<Integer, ProcStat> out = new HashMap<>();
-        for (int pid : pids) {
-            ProcStat stat = with.stat(pid).orElse(null);
-            if (stat == null || filter.keep(pid, stat)) out.put(pid, stat);
-        }
-        return out;
-    }
-
     /**
      * Whether a re-read stat says anything the table does not hold. Runs on the helper thread
      * too, while the scanning thread only reads the table (nothing writes it until both halves
@@ -329,20 +340,14 @@ public final class ProcessTable {
                 || !unchanged(stat, known);
     }
 
-    /** New pids: everything read; a pid that vanished meanwhile is left out. */
     /**
-     * New pids: everything read, made samples at once with shared statics and names (on both
-     * threads): the first scan of 50,000 processes holds them until it ends, and raw copies
-     * held that long were promoted, 20 MB of garbage in the old generation after every start.
+     * A new pid read whole (but its exe and command line), made a sample at once with shared
+     * statics and names (on the reading threads): the first scan of 50,000 processes holds them
+     * until it ends, and raw copies held that long were promoted, 20 MB of garbage in the old
+     * generation after every start. Empty when the process vanished meanwhile.
      */
-    private Map<Integer, ProcessSample> admit(List<Integer> pids, ProcReader with) {
-        Map<Integer, ProcessSample> out = new HashMap<>(pids.size() * 2);
-        for (int pid : pids) {
-            Optional<ProcStat> stat = with.stat(pid);
-            if (stat.isEmpty()) continue;
-            out.put(pid, sample(stat.get(), staticsSeen.of(readStatics(pid, with))));
-        }
-        return out;
+    private Optional<ProcessSample> admit(ProcReader with, int pid) {
+        return with.stat(pid).map(stat -> sample(stat, staticsSeen.of(readStatics(pid, with))));
     }
 
     /** Applies a re-read stat; a different start time means the pid was reused: a new process. */

@@ -626,6 +626,7 @@ public final class ConsoleWindow {
         }
         stage.setOnHidden(e -> {
             w.lowerAfterOverload();
+            if (w.stopPanel != null) w.stopPanel.close();
             w.feed.close();
             w.ticker.close();
             w.preparer.shutdownNow();

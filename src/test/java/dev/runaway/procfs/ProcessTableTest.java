@@ -293,4 +293,46 @@ class ProcessTableTest {
         assertThat(p.get(40).cmdline()).containsExactly("sleep", "5").isNotSameAs(p.get(30).cmdline());
         assertThat(p.get(40).comm()).isSameAs(p.get(30).comm());
     }
+
+    interface Fifo extends com.sun.jna.Library {
+        Fifo C = dev.runaway.sys.Jna.libc(Fifo.class);
+
+        int mkfifo(String path, int mode);
+    }
+
+    /**
+     * A stat read that waits (the kernel holds /proc/PID/stat while the process is in the middle
+     * of an exec; during a fire for seconds): here that stat is a FIFO, whose open waits for a
+     * writer. Scans keep finishing without that process and say so, do not ask for it again while
+     * the read waits, and take it in once it can be read.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 30, unit = java.util.concurrent.TimeUnit.SECONDS)
+    void aStatThatWaitsLeavesItsProcessOutUntilItCanBeRead() throws Exception {
+        final int EXECING = 500;
+        proc.process(1, 0, "systemd").cmdline("/sbin/init").exe("/usr/lib/systemd/systemd").write();
+        for (int pid = 100; pid < 200; pid++) proc.process(pid, 1, "tool").cmdline("/opt/tool").exe("/opt/tool").write();
+        proc.process(EXECING, 1, "tool").cmdline("/opt/tool").exe("/opt/tool").write();
+        Path stat = proc.root().resolve(EXECING + "/stat");
+        String content = java.nio.file.Files.readString(stat);
+        java.nio.file.Files.delete(stat);
+        assertThat(Fifo.C.mkfifo(stat.toString(), 0600)).isZero();
+
+        ScanSample first = table.scan(true);
+
+        assertThat(first.processes()).hasSize(101);
+        assertThat(byPid(first).containsKey(EXECING)).isFalse();
+        assertThat(first.statsUnread()).isEqualTo(1);
+        assertThat(first.complete()).as("not every stat was read").isFalse();
+        ScanSample second = table.scan(false); // the read still waits: not asked again, and this scan too ends
+        assertThat(second.statsUnread()).isEqualTo(1);
+
+        try (java.io.FileOutputStream exec = new java.io.FileOutputStream(stat.toFile())) { // the exec ends: the waiting read returns
+            exec.write(content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        java.nio.file.Files.delete(stat);
+        java.nio.file.Files.writeString(stat, content);
+        org.awaitility.Awaitility.await().atMost(10, java.util.concurrent.TimeUnit.SECONDS).until(() -> byPid(table.scan(false)).containsKey(EXECING));
+        assertThat(table.statsUnread()).isZero();
+    }
 }

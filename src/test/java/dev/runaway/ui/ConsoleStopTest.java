@@ -74,6 +74,8 @@ class ConsoleStopTest {
         assertThat(window.banner.getText()).startsWith("DRILL  " + drill.info().id());
         assertThat(window.stopButton.isDisabled()).isFalse();
 
+        // The plan's and the stop's threads are there before STOP: one started during a fire waits its turn, and its starter with it.
+        assertThat(Thread.getAllStackTraces().keySet()).filteredOn(t -> t.getName().equals("runaway-stop-worker")).hasSizeGreaterThanOrEqualTo(3);
         FxRobot robot = new FxRobot();
         robot.clickOn(window.stopButton);
         StopPanel panel = window.stopPanel;

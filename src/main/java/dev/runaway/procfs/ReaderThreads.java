@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.procfs;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * Reading threads for reads of /proc that can wait on the process read ({@link StatReads},
+ * {@link ExeCmdlineReads}), and the one rule for how long a caller waits for them: until all is
+ * read or no read has returned for a stall deadline. Batches are offered to every thread; each
+ * free thread takes the batch and works through its share.
+ *
+ * <ul>
+ *   <li>More threads are started while all wait inside reads, up to a bound (a waiting thread
+ *       costs a stack, no CPU).</li>
+ *   <li>They are started by a starter thread: starting a thread waits until the new thread has
+ *       run (the JVM's handshake), which at the ordinary policy during a fire takes seconds; the
+ *       starter passes its real-time policy on (as root), and the caller never waits for it.</li>
+ *   <li>A pause of the whole JVM (a collection) is not a stall: the waiter, woken late, gives the
+ *       readers a whole window again, a few times at most.</li>
+ * </ul>
+ * One-shot scans at 5,000 pressing tasks left 1,600-5,000 command lines unread that a plain loop
+ * read in 50-360 ms; with these two rules, 0-14.
+ */
+final class ReaderThreads<B> {
+    /** A waiter this late was held, not the reads. */
+    static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    static final int MAX_PAUSES = 3;
+    /** No read returned for this long while every thread waits in one: start {@link #GROW_STEP} more. */
+    static final long GROW_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    static final int GROW_STEP = 4;
+
+    private final String name;
+    private final int first;
+    private final int max;
+    private final Consumer<B> work;
+    private final LongSupplier clock;
+    private final Runnable beforeStart;
+    private final LinkedBlockingQueue<B> offers = new LinkedBlockingQueue<>();
+    private final AtomicInteger threads = new AtomicInteger();
+    private final AtomicInteger busy = new AtomicInteger();
+    private final AtomicInteger starting = new AtomicInteger();
+    private final ExecutorService starter;
+
+    ReaderThreads(String name, int first, int max, Consumer<B> work) {
+        this(name, first, max, work, System::nanoTime, () -> { });
+    }
+
+    /**
+     * ...timing the stall deadline with {@code clock} (tests give one that jumps, as a pause of the
+     * JVM does), and running {@code beforeStart} on the starter before each thread it starts (tests
+     * make it slow, as a start is during a fire).
+     */
+    ReaderThreads(String name, int first, int max, Consumer<B> work, LongSupplier clock, Runnable beforeStart) {
+        this.name = name;
+        this.first = first;
+        this.max = max;
+        this.work = work;
+        this.clock = clock;
+        this.beforeStart = beforeStart;
+        this.starter = starter(name);
+        // Started now: a console opened before the fire has them when the runaway holds every task.
+        for (int i = 0; i < first; i++) startThread();
+    }
+
+    /** Threads alive (waiting or free). */
+    int threads() {
+        return threads.get();
+    }
+
+    /** Offers {@code batch} to every thread (the free ones take it now, the others when their reads return), starting more when too few are free. */
+    void offer(B batch) {
+        for (int i = threads.get() - busy.get(); i < first; i++) startLater(batch);
+        for (int i = 0, n = threads.get(); i < n; i++) offers.add(batch);
+    }
+
+    /** A reading thread enters ({@code true}) or leaves a read. */
+    void busy(boolean entering) {
+        if (entering) busy.incrementAndGet();
+        else busy.decrementAndGet();
+    }
+
+    /** Tells the waiter on {@code monitor} that its batch is done. */
+    void done(Object monitor) {
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
+    }
+
+    /**
+     * Waits on {@code monitor} until {@code complete} or {@code answers} has not moved for
+     * {@code stallMillis}, starting more threads for {@code batch} while every thread waits.
+     */
+    void awaitProgress(B batch, Object monitor, IntSupplier answers, BooleanSupplier complete, long stallMillis) {
+        long stall = TimeUnit.MILLISECONDS.toNanos(stallMillis);
+        synchronized (monitor) {
+            int seen = -1;
+            long movedAt = clock.getAsLong();
+            long wakeAt = movedAt;
+            long grownAt = movedAt;
+            int pauses = 0;
+            while (!complete.getAsBoolean()) {
+                long t = clock.getAsLong();
+                int now = answers.getAsInt();
+                boolean paused = t - wakeAt > PAUSE_NANOS && pauses < MAX_PAUSES;
+                if (paused) pauses++;
+                if (now != seen || paused) {
+                    seen = now;
+                    movedAt = t;
+                }
+                if (t - movedAt >= GROW_NANOS && t - grownAt >= GROW_NANOS && busy.get() >= threads.get()) {
+                    grownAt = t;
+                    for (int i = 0; i < GROW_STEP; i++) startLater(batch);
+                }
+                long left = movedAt + stall - t;
+                if (left <= 0) return;
+                if (threads.get() < max) left = Math.min(left, GROW_NANOS); // look again soon: more threads may be wanted
+                wakeAt = t + left;
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(monitor, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** The one thread that starts the others, started with the pool (at a task cap none may start later). */
+    private static ExecutorService starter(String name) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(() -> {
+                dev.runaway.sys.Sched.raisedWithChildren(); // never closed: this thread starts threads, no process
+                r.run();
+            }, name + "-starter");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            pool.prestartAllCoreThreads();
+        } catch (OutOfMemoryError noThread) {
+            // no thread may start: the readers started with the pool must do
+        }
+        return pool;
+    }
+
+    /** A thread more, started by the starter, which then offers it {@code batch}. */
+    private void startLater(B batch) {
+        if (threads.get() + starting.get() >= max) return;
+        starting.incrementAndGet();
+        try {
+            starter.execute(() -> {
+                try {
+                    beforeStart.run();
+                    if (startThread()) offers.add(batch);
+                } finally {
+                    starting.decrementAndGet();
+                }
+            });
+        } catch (RejectedExecutionException | OutOfMemoryError noStarter) {
+            starting.decrementAndGet(); // the threads there are must do
+        }
+    }
+
+    private boolean startThread() {
+        Thread t = new Thread(this::loop, name + "-" + threads.get());
+        t.setDaemon(true);
+        try {
+            t.start();
+        } catch (OutOfMemoryError noThread) { // at a task cap: the threads there are must do
+            return false;
+        }
+        threads.incrementAndGet();
+        return true;
+    }
+
+    private void loop() {
+        dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // as the scan thread these reads are for
+        while (true) {
+            B batch;
+            try {
+                batch = offers.take();
+            } catch (InterruptedException e) {
+                threads.decrementAndGet();
+                return;
+            }
+            work.accept(batch);
+        }
+    }
+}
