@@ -337,7 +337,8 @@ public final class PressingBench {
 
     /** ps, runaway scan (the launcher, JVM start included) and the C reader, back to back, twice (once past 10,000: keep fires short). */
     private List<Listing> listings(Sandbox tools) throws Exception {
-        progress.printf("listing the table under the load: ps, runaway scan, the C reader%n");
+        progress.printf("listing the table under the load: ps, runaway scan, the C reader (spawned from %s thread)%n",
+                shell == Shell.REALTIME ? "a SCHED_RR" : "an ordinary");
         progress.flush();
         List<Listing> out = new ArrayList<>();
         String reader = NativeBinaries.find("runaway-stat-reader").toString();
@@ -354,8 +355,11 @@ public final class PressingBench {
         Path output = Files.createTempFile("runaway-bench-listing", ".txt");
         try {
             long start = System.nanoTime();
-            Process p = tools.start(new ProcessBuilder(command).redirectOutput(output.toFile())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD));
+            Process p;
+            // Each reader spawned as the guided stop is (--cli-shell): the same shell for all three.
+            try (var raised = shell == Shell.REALTIME ? dev.runaway.sys.Sched.raisedWithChildren() : null) {
+                p = tools.start(new ProcessBuilder(command).redirectOutput(output.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD));
+            }
             boolean ended = p.waitFor(LISTING_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
             if (!ended) p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             double millis = (System.nanoTime() - start) / 1e6;
