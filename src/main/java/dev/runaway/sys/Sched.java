@@ -123,7 +123,9 @@ public final class Sched {
     /**
      * SCHED_RR 1 for the calling thread and, unlike {@link #raisedWhile}, for the processes it
      * starts meanwhile (no SCHED_RESET_ON_FORK): a bench spawning a command as a real-time shell
-     * would. Back to the ordinary policy when closed; "" when not allowed (nothing changed).
+     * would, or a thread whose work starts threads (a thread started at the ordinary policy during
+     * a fire holds its starter up until it has run). Back to the ordinary policy when closed; ""
+     * when not allowed (nothing changed).
      */
     public static Raised raisedWithChildren() {
         String got = "";
