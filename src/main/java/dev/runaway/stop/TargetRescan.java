@@ -10,6 +10,7 @@ import dev.runaway.procfs.CgroupPids;
 import dev.runaway.procfs.ProcEvents;
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.procfs.ProcStat;
+import dev.runaway.procfs.StatsInTime;
 import dev.runaway.procfs.ProcessTable;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.CgroupLayout;
@@ -335,13 +336,22 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             }
         }
         Map<Integer, ProcStat> others = new HashMap<>();
-        for (int pid : inCgroup) {
-            if (memberPids.contains(pid)) continue;
-            Optional<ProcStat> s = ProcStat.read(proc, pid);
-            if (s.isEmpty() || s.get().isZombie()) continue; // gone meanwhile
-            if (forkedSinceTheScan(s.get(), memberPids)) continue;
-            if (!(selector instanceof Selector.Command)) return stranger(s.get(), cgroup, note);
-            others.put(pid, s.get());
+        List<Integer> notMembers = new ArrayList<>();
+        for (int pid : inCgroup) if (!memberPids.contains(pid)) notMembers.add(pid);
+        // Most are children forked a moment ago, which is when they exec: a stat read waits on an
+        // exec under way, during a fire for minutes (the console's plan once took 5 min), so on a deadline.
+        StatsInTime.Result read = StatsInTime.read(proc, notMembers, STAT_STALL_MILLIS, STAT_RETRY_MILLIS);
+        if (!read.unread().isEmpty()) {
+            int pid = read.unread().iterator().next();
+            note[0] = "pid " + pid + " shares the cgroup " + cgroup + " and its stat could not be read in time (an exec under way)";
+            return Optional.empty();
+        }
+        for (int pid : notMembers) {
+            ProcStat s = read.stats().get(pid);
+            if (s == null || s.isZombie()) continue; // gone meanwhile
+            if (forkedSinceTheScan(s, memberPids)) continue;
+            if (!(selector instanceof Selector.Command)) return stranger(s, cgroup, note);
+            others.put(pid, s);
         }
         if (!others.isEmpty()) {
             // Running the key? Read on a few threads: an exe link waits on a process in the middle of an exec.
@@ -364,6 +374,9 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
 
     /** A read of a process's exe link that has not returned after this long (and nothing else moved) is left unknown. */
     private static final long EXE_STALL_MILLIS = 50;
+    /** Stats of the cgroup's other processes: the scan's deadline, then once more for those left. */
+    private static final long STAT_STALL_MILLIS = 50;
+    private static final long STAT_RETRY_MILLIS = 250;
 
     private static Optional<String> stranger(ProcStat s, String cgroup, String[] note) {
         note[0] = "pid " + s.pid() + " (" + s.comm() + "), not a target, shares the cgroup " + cgroup;
