@@ -39,6 +39,7 @@ import java.util.function.Supplier;
  */
 public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
     private final Path proc;
+    private final ProcReader statusReader; // ppidOf's (one buffer: guarded by itself)
     private final Selector selector;
     private final Exclusions exclusions;
     private final ProcessTable table;
@@ -57,6 +58,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
 
     public TargetRescan(Path proc, Selector selector, Exclusions exclusions, PulseReader pulse) {
         this.proc = proc;
+        this.statusReader = new ProcReader(proc);
         this.selector = selector;
         this.exclusions = exclusions;
         this.pulse = pulse;
@@ -341,8 +343,9 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         // Most are children forked a moment ago, which is when they exec: a stat read waits on an
         // exec under way, during a fire for minutes (the console's plan once took 5 min), so on a deadline.
         StatsInTime.Result read = StatsInTime.read(proc, notMembers, STAT_STALL_MILLIS, STAT_RETRY_MILLIS);
-        if (!read.unread().isEmpty()) {
-            int pid = read.unread().iterator().next();
+        for (int pid : read.unread()) {
+            // Mid-exec: its status (which the exec does not hold) still says whose child it is.
+            if (descendsFromMembers(ppidOf(pid), memberPids)) continue;
             note[0] = "pid " + pid + " shares the cgroup " + cgroup + " and its stat could not be read in time (an exec under way)";
             return Optional.empty();
         }
@@ -385,14 +388,36 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
 
     /** A process the scan did not see that is a member all the same: forked since by a member (or by a child of one). */
     private boolean forkedSinceTheScan(ProcStat s, Set<Integer> memberPids) {
-        int ppid = s.ppid();
+        return descendsFromMembers(s.ppid(), memberPids);
+    }
+
+    /** Whether {@code ppid} is a member or descends from one (parents read from status: see {@link #ppidOf}). */
+    private boolean descendsFromMembers(int ppid, Set<Integer> memberPids) {
         for (int hops = 0; ppid > 1 && hops < 16; hops++) {
             if (memberPids.contains(ppid)) return true;
-            Optional<ProcStat> up = ProcStat.read(proc, ppid);
-            if (up.isEmpty()) return false;
-            ppid = up.get().ppid();
+            ppid = ppidOf(ppid);
         }
         return false;
+    }
+
+    /**
+     * A process's parent from /proc/PID/status, -1 when gone: unlike stat, status is not held by
+     * an exec under way (the kernel takes exec_update_lock for stat), and a runaway's young
+     * processes are the ones exec'ing.
+     */
+    private int ppidOf(int pid) {
+        String status;
+        synchronized (statusReader) {
+            status = statusReader.text(pid + "/status").orElse("");
+        }
+        int at = status.indexOf("\nPPid:");
+        if (at < 0) return ProcStat.read(proc, pid).map(ProcStat::ppid).orElse(-1); // no status (a test's /proc; gone)
+        int end = status.indexOf('\n', at + 1);
+        try {
+            return Integer.parseInt(status.substring(at + 6, end < 0 ? status.length() : end).trim());
+        } catch (NumberFormatException torn) {
+            return -1;
+        }
     }
 
     /** Members of a cgroup and its subtree, from the kernel (cgroup.procs); empty when it is gone. */
