@@ -17,7 +17,6 @@ import org.testfx.util.WaitForAsyncUtils;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,9 +43,7 @@ class ConsoleDrillTest {
         Drill drill = Drills.start(Scenario.FANOUT, 20, Duration.ofMinutes(2), false);
         session = ConsoleSession.live(Optional.empty());
         session.adopt(drill);
-        AtomicReference<ConsoleWindow> w = new AtomicReference<>();
-        FxToolkit.setupStage(stage -> w.set(ConsoleWindow.open(stage, session, false, () -> { })));
-        ConsoleWindow window = w.get();
+        ConsoleWindow window = TestWindows.open(session, false);
 
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> selected(window) != null && selected(window).tasks() == 20);
         assertThat(drill.sandbox().memberPids()).hasSize(20);

@@ -13,7 +13,6 @@ import org.testfx.util.WaitForAsyncUtils;
 
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,9 +33,7 @@ class ConsoleOverloadTest {
     void open() throws Exception {
         FxToolkit.registerPrimaryStage();
         session = ConsoleSession.live(Optional.empty());
-        AtomicReference<ConsoleWindow> w = new AtomicReference<>();
-        FxToolkit.setupStage(stage -> w.set(ConsoleWindow.open(stage, session, false, () -> { })));
-        window = w.get();
+        window = TestWindows.open(session, false);
     }
 
     @AfterEach

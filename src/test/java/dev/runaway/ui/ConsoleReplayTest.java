@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -65,9 +64,7 @@ class ConsoleReplayTest {
 
         FxToolkit.registerPrimaryStage();
         session = ConsoleSession.replay(file);
-        AtomicReference<ConsoleWindow> w = new AtomicReference<>();
-        FxToolkit.setupStage(stage -> w.set(ConsoleWindow.open(stage, session, true, () -> { })));
-        ConsoleWindow window = w.get();
+        ConsoleWindow window = TestWindows.open(session, true);
 
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> window.tree.root().getChildren().size() == 1);
         TreeItem<ConsoleRow> group = window.tree.root().getChildren().get(0);

@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,9 +52,7 @@ class ConsoleStopTest {
         bystander = drill.sandbox().start(new ProcessBuilder("sleep", "300"));
         session = ConsoleSession.live(Optional.empty());
         session.adopt(drill);
-        AtomicReference<ConsoleWindow> w = new AtomicReference<>();
-        FxToolkit.setupStage(stage -> w.set(ConsoleWindow.open(stage, session, false, () -> { })));
-        window = w.get();
+        window = TestWindows.open(session, false);
     }
 
     @AfterEach
