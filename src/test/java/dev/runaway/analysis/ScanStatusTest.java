@@ -27,4 +27,13 @@ class ScanStatusTest {
         assertThat(at(3, 3.9).overloaded(true)).isFalse();
         assertThat(at(5, 6).overloaded(false)).as("not yet overloaded: four per core is the line").isFalse();
     }
+
+    @Test
+    void newProcessesLeftOutOfTheTableAreSaidWithWhy() {
+        ScanStatus s = new ScanStatus(0.2, 0, 0.1, 500, 1.0, 1, 2, 0, 37);
+
+        assertThat(s.worthSaying()).isTrue();
+        assertThat(s.describe()).contains("37 new processes not in the table yet").contains("middle of an exec");
+        assertThat(new ScanStatus(0.2, 0, 0.1, 500, 1.0, 1, 2, 0, 0).worthSaying()).isFalse();
+    }
 }
