@@ -120,16 +120,33 @@ public final class Sched {
         };
     }
 
+    /** Whether thread {@code tid} of this process (0: the calling one) runs at the ordinary policy; false when unknown. */
+    static boolean ordinary(int tid) {
+        if (!ENABLED) return false;
+        try {
+            return (Calls.INSTANCE.sched_getscheduler(tid) & ~SCHED_RESET_ON_FORK) == SCHED_OTHER;
+        } catch (LastErrorException | UnsatisfiedLinkError unknown) {
+            return false;
+        }
+    }
+
     /**
      * SCHED_RR 1 for the calling thread and, unlike {@link #raisedWhile}, for the processes it
      * starts meanwhile (no SCHED_RESET_ON_FORK): a bench spawning a command as a real-time shell
      * would, or a thread whose work starts threads (a thread started at the ordinary policy during
-     * a fire holds its starter up until it has run). Back to the ordinary policy when closed; ""
-     * when not allowed (nothing changed).
+     * a fire holds its starter up until it has run). Back to the policy it had when closed (the
+     * ordinary one, or a raise that an {@link AllThreadsRaise} holds); "" when not allowed
+     * (nothing changed).
      */
     public static Raised raisedWithChildren() {
         String got = "";
+        int before = SCHED_OTHER;
         if (ENABLED) {
+            try {
+                before = Calls.INSTANCE.sched_getscheduler(0);
+            } catch (LastErrorException | UnsatisfiedLinkError unknown) {
+                before = SCHED_OTHER;
+            }
             try {
                 Calls.INSTANCE.sched_setscheduler(0, SCHED_RR, new int[] {RR_PRIORITY});
                 got = "SCHED_RR " + RR_PRIORITY;
@@ -138,6 +155,7 @@ public final class Sched {
             }
         }
         String words = got;
+        int policyBefore = before;
         return new Raised() {
             public String words() {
                 return words;
@@ -145,8 +163,9 @@ public final class Sched {
 
             public void close() {
                 if (words.isEmpty()) return;
+                boolean wasRaised = (policyBefore & ~SCHED_RESET_ON_FORK) == SCHED_RR;
                 try {
-                    Calls.INSTANCE.sched_setscheduler(0, SCHED_OTHER, new int[] {0});
+                    Calls.INSTANCE.sched_setscheduler(0, wasRaised ? policyBefore : SCHED_OTHER, new int[] {wasRaised ? RR_PRIORITY : 0});
                 } catch (LastErrorException | UnsatisfiedLinkError left) {
                     // lowering one's own priority is always allowed
                 }

@@ -75,6 +75,10 @@ public final class ConsoleWindow {
     final CheckMenuItem dark = new CheckMenuItem("Dark theme");
     StopPanel stopPanel;
     private ToolkitThreads.Raised overloadRaise; // held while the machine is overloaded (raiseWhileOverloaded)
+    /** The rest of the console's threads, raised with the toolkit's while overloaded; swept for new ones. */
+    private dev.runaway.sys.AllThreadsRaise overloadAll;
+    private long overloadSweptNanos;
+    private static final long OVERLOAD_SWEEP_NANOS = 500_000_000L;
     private MenuBar menuBar;
     private ChartFeed feed;
     private Ticker ticker;
@@ -465,12 +469,21 @@ public final class ConsoleWindow {
      */
     private void raiseWhileOverloaded(ScanStatus s) {
         boolean overloaded = s.overloaded(overloadRaise != null);
-        if (overloaded && overloadRaise == null) overloadRaise = ToolkitThreads.raised();
+        if (overloaded && overloadRaise == null) {
+            overloadRaise = ToolkitThreads.raised(); // first, so that the stop's share keeps them
+            overloadAll = dev.runaway.sys.AllThreadsRaise.start();
+            overloadSweptNanos = System.nanoTime();
+        } else if (overloaded && System.nanoTime() - overloadSweptNanos > OVERLOAD_SWEEP_NANOS) {
+            overloadAll.sweep();
+            overloadSweptNanos = System.nanoTime();
+        }
         if (!overloaded && overloadRaise != null) lowerAfterOverload();
     }
 
     private void lowerAfterOverload() {
+        if (overloadAll != null) overloadAll.close();
         if (overloadRaise != null) overloadRaise.close();
+        overloadAll = null;
         overloadRaise = null;
     }
 

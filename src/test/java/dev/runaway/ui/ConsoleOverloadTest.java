@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * On an overloaded machine the window's threads are raised before anyone presses STOP: twelve
- * busy loops on two cores (more than four runnable tasks per core) stand in for a fire. They are
- * lowered when the window closes.
+ * busy loops on two cores (more than four runnable tasks per core) stand in for a fire. The
+ * toolkit's threads are raised, and every other thread of the JVM with them (new ones at the next
+ * sweep). They are lowered when the window closes.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("process")
@@ -51,11 +52,46 @@ class ConsoleOverloadTest {
             assertThat(ThreadPolicy.onFx()).as("the JavaFX thread").isEqualTo(ThreadPolicy.SCHED_RR);
             assertThat(ToolkitThreads.others()).isNotEmpty()
                     .allSatisfy(tid -> assertThat(ThreadPolicy.of(tid)).isEqualTo(ThreadPolicy.SCHED_RR));
+            // Every other thread too (a collection waits for the slowest), one started since at the next sweep.
+            int since = idle.tid();
+            WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> ThreadPolicy.of(since) == ThreadPolicy.SCHED_RR);
         }
         FxToolkit.cleanupStages();
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(ToolkitThreads.held()).isFalse();
         assertThat(ThreadPolicy.onFx()).as("the JavaFX thread once the window is closed").isEqualTo(ThreadPolicy.SCHED_OTHER);
+        assertThat(ThreadPolicy.of(idle.tid())).as("a thread of the JVM's once the window is closed").isEqualTo(ThreadPolicy.SCHED_OTHER);
+    }
+
+    private final IdleThread idle = new IdleThread();
+
+    @AfterEach
+    void endIdle() throws InterruptedException {
+        idle.end();
+    }
+
+    /** A thread of this JVM that is not the window's, started after the window, waiting. */
+    private static final class IdleThread {
+        private final java.util.concurrent.CountDownLatch end = new java.util.concurrent.CountDownLatch(1);
+        private final java.util.concurrent.CompletableFuture<Integer> tid = new java.util.concurrent.CompletableFuture<>();
+        private final Thread thread = new Thread(() -> {
+            try {
+                tid.complete(Integer.parseInt(java.nio.file.Path.of("/proc/thread-self").toRealPath().getFileName().toString()));
+                end.await();
+            } catch (Exception done) {
+                tid.completeExceptionally(done);
+            }
+        }, "test-idle");
+
+        int tid() throws Exception {
+            if (thread.getState() == Thread.State.NEW) thread.start();
+            return tid.get(10, TimeUnit.SECONDS);
+        }
+
+        void end() throws InterruptedException {
+            end.countDown();
+            thread.join(10_000);
+        }
     }
 
     private static boolean onFx(java.util.function.BooleanSupplier read) throws Exception {

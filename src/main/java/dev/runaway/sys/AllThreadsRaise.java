@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.sys;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Every thread of this process raised ({@link Sched#raisedWhile(int)} each), and on each
+ * {@link #sweep()} the threads started since and those that lowered themselves. Why every one:
+ * a collection, and the JVM's periodic safepoints, stop all Java threads; they wait for the
+ * slowest thread to reach its safepoint, and an ordinary thread that was runnable in Java code
+ * waits seconds for a CPU at a load of 12,000 (the console's JavaFX thread froze 0.4-6 s while
+ * only it and the toolkit's threads were raised). A thread blocked in a read or a wait is
+ * already at its safepoint; only runnable ones matter, and a sweep catches new ones within its
+ * period. A thread some holder had raised before ("already") is left to that holder, unless it
+ * is found ordinary again at a sweep; then this raise takes it over.
+ */
+public final class AllThreadsRaise implements AutoCloseable {
+    private final Map<Integer, Sched.Raised> raised = new HashMap<>();
+    private boolean closed;
+
+    private AllThreadsRaise() {
+    }
+
+    /** Raises every thread of this process now. */
+    public static AllThreadsRaise start() {
+        AllThreadsRaise r = new AllThreadsRaise();
+        r.sweep();
+        return r;
+    }
+
+    /**
+     * Raises the threads started since the last sweep and those this raise had raised that are
+     * at the ordinary policy again; forgets those gone. Cheap: one listing of /proc/self/task
+     * and one system call per thread.
+     */
+    public synchronized void sweep() {
+        if (closed) return;
+        Set<Integer> live = new HashSet<>(threads());
+        raised.keySet().retainAll(live);
+        for (int tid : live) {
+            Sched.Raised r = raised.get(tid);
+            if (r == null || (!r.words().isEmpty() && Sched.ordinary(tid))) {
+                raised.put(tid, Sched.raisedWhile(tid));
+            }
+        }
+    }
+
+    /** What the threads got, counted ("SCHED_RR 1 × 41, already × 6"). */
+    public synchronized String words() {
+        Map<String, Integer> counts = new java.util.TreeMap<>();
+        for (Sched.Raised r : raised.values()) counts.merge(r.words().isEmpty() ? "nothing" : r.words(), 1, Integer::sum);
+        return String.join(", ", counts.entrySet().stream().map(e -> e.getKey() + " × " + e.getValue()).toList());
+    }
+
+    /** Puts back the threads this raise raised that are still this process's. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        // A thread id that left /proc/self/task may name another process's thread by now.
+        Set<Integer> live = new HashSet<>(threads());
+        for (Map.Entry<Integer, Sched.Raised> e : raised.entrySet()) {
+            if (live.contains(e.getKey())) e.getValue().close();
+        }
+        raised.clear();
+    }
+
+    /** This process's thread ids (empty when /proc/self/task cannot be read). */
+    static List<Integer> threads() {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            return tasks.map(p -> Integer.parseInt(p.getFileName().toString())).toList();
+        } catch (IOException | RuntimeException unreadable) {
+            return List.of();
+        }
+    }
+}
