@@ -2,7 +2,7 @@
 package dev.runaway.procfs;
 
 import com.sun.jna.Platform;
-import dev.runaway.sys.LibC;
+import dev.runaway.sys.ProcCalls;
 
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -26,11 +26,15 @@ public final class ProcReader {
     private final String rootText;
     private final byte[] buffer = new byte[BUFFER_BYTES];
     private final PidLister pids;
-    private final byte[] statBuffer = new byte[256];
+    /** The system calls' buffers: native memory, copied into {@link #buffer} as far as read. */
+    private final com.sun.jna.Memory nativeBuffer;
+    private final com.sun.jna.Memory statBuffer;
+    private static final int PATH_BYTES = 4096;
 
     /**
-     * readlink and stat straight through libc: at 50,000 new processes a second NIO's
-     * readSymbolicLink and getAttribute cost more than the system calls themselves.
+     * open, read, close, readlink and stat straight through libc, directly mapped ({@link
+     * ProcCalls}): at 50,000 new processes a second NIO's readSymbolicLink and getAttribute cost
+     * more than the system calls themselves, and so did a FileInputStream per file in a cold JVM.
      */
     private static final boolean FAST_SYSCALLS = Platform.isLinux();
     /** Where st_uid sits in struct stat: x86_64 and the generic layout (aarch64, riscv64). */
@@ -41,6 +45,8 @@ public final class ProcReader {
         this.root = root;
         this.rootText = root.toString();
         this.pids = new PidLister(rootText);
+        this.nativeBuffer = FAST_SYSCALLS ? new com.sun.jna.Memory(BUFFER_BYTES) : null;
+        this.statBuffer = FAST_SYSCALLS ? new com.sun.jna.Memory(256) : null;
     }
 
     public Path root() {
@@ -82,8 +88,9 @@ public final class ProcReader {
     /** The executable's path (the target of /proc/PID/exe); empty when unreadable. */
     public String exe(int pid) {
         if (FAST_SYSCALLS) {
-            long n = LibC.INSTANCE.readlink(rootText + "/" + pid + "/exe", buffer, buffer.length);
+            long n = ProcCalls.readlink(rootText + "/" + pid + "/exe", nativeBuffer, PATH_BYTES);
             if (n <= 0) return "";
+            nativeBuffer.read(0, buffer, 0, (int) n);
             String target = new String(buffer, 0, (int) n, StandardCharsets.UTF_8);
             return target.endsWith(" (deleted)") ? target.substring(0, target.length() - 10) : target;
         }
@@ -110,9 +117,8 @@ public final class ProcReader {
     /** The owner of /proc/PID, which is the process's effective uid; -1 when gone. */
     public int uid(int pid) {
         if (STAT_UID_OFFSET >= 0) {
-            if (LibC.INSTANCE.stat(rootText + "/" + pid, statBuffer) != 0) return -1;
-            return (statBuffer[STAT_UID_OFFSET] & 0xff) | (statBuffer[STAT_UID_OFFSET + 1] & 0xff) << 8
-                    | (statBuffer[STAT_UID_OFFSET + 2] & 0xff) << 16 | (statBuffer[STAT_UID_OFFSET + 3] & 0xff) << 24;
+            if (ProcCalls.stat(rootText + "/" + pid, statBuffer) != 0) return -1;
+            return statBuffer.getInt(STAT_UID_OFFSET); // native byte order, as the kernel wrote it
         }
         try {
             return (Integer) Files.getAttribute(root.resolve(Integer.toString(pid)), "unix:uid");
@@ -129,6 +135,23 @@ public final class ProcReader {
 
     /** Reads a file into the buffer; its length, or -1 when it cannot be read (gone). */
     private int readInto(String path) {
+        if (FAST_SYSCALLS) {
+            int fd = ProcCalls.open(path, ProcCalls.O_RDONLY | ProcCalls.O_CLOEXEC);
+            if (fd < 0) return -1;
+            try {
+                int total = 0;
+                while (total < buffer.length) {
+                    long got = ProcCalls.read(fd, nativeBuffer.share(total), buffer.length - total);
+                    if (got < 0) return -1; // gone mid-read
+                    if (got == 0) break;
+                    total += (int) got;
+                }
+                nativeBuffer.read(0, buffer, 0, total);
+                return total;
+            } finally {
+                ProcCalls.close(fd);
+            }
+        }
         try (FileInputStream in = new FileInputStream(path)) {
             int total = 0;
             int got;
