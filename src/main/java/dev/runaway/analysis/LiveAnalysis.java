@@ -39,7 +39,8 @@ public final class LiveAnalysis implements AutoCloseable {
     public LiveAnalysis(Path procRoot, PulseReader pulse, CgroupPids cgroupPids) {
         this.pulseReader = pulse;
         this.loadReader = new ProcReader(procRoot);
-        ProcessTable table = new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize());
+        ProcessTable table = new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize())
+                .readingCommandLinesOnlyWhen(CommandKeys::needsCommandLine);
         // The kernel's fork and exit events spare most scans a listing of /proc (root only).
         if (procRoot.equals(Path.of("/proc"))) ProcEvents.open().ifPresent(e -> table.following(this.events = e));
         this.sampler = new Sampler(pulse, table);

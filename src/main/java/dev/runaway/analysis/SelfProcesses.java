@@ -68,6 +68,11 @@ final class SelfProcesses {
         return p.session() != me.session();
     }
 
+    /** The watchdog's executable (the native {@code runaway-sandbox}), whose arguments name its owner. */
+    static boolean readsArgumentsOf(String exe) {
+        return exe.endsWith("/runaway-sandbox");
+    }
+
     private static boolean ownedWatchdog(ProcessSample p, String owner) {
         List<String> args = p.cmdline();
         for (int k = 0; k + 1 < args.size(); k++) {

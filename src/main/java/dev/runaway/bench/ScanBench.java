@@ -152,7 +152,8 @@ public final class ScanBench {
     }
 
     private static ProcessTable table() {
-        return new ProcessTable(new ProcReader(Path.of("/proc")), LibC.INSTANCE.getpagesize());
+        return new ProcessTable(new ProcReader(Path.of("/proc")), LibC.INSTANCE.getpagesize())
+                .readingCommandLinesOnlyWhen(dev.runaway.analysis.CommandKeys::needsCommandLine); // as the live scans
     }
 
     /** Starts COUNT sleepers in the sandbox and waits until they all exist. */

@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  * ended is handed over later ({@link Late}); its thread then goes back to the others. More
  * threads are started while too few are free, up to a limit; none when no thread may start.
  * Each request reads the exe first, and hands it over at once: a command line that waits does
- * not hold its executable back.
+ * not hold its executable back; the caller may say from the exe that the command line is not
+ * needed (a program's key is its executable), and then it is not read.
  */
 final class ExeCmdlineReads {
     /** What each reading thread reads with (a {@link ProcReader} holds one buffer: one per thread). */
@@ -75,11 +76,13 @@ final class ExeCmdlineReads {
         final Map<Integer, List<String>> args = new HashMap<>(); // guarded by this
         final Set<Integer> underway = new HashSet<>();           // guarded by this
         final java.util.Queue<Late> late;
+        final java.util.function.Predicate<String> needsCmdline;
         boolean ended;                                            // guarded by this
 
-        Batch(Request[] requests, java.util.Queue<Late> late) {
+        Batch(Request[] requests, java.util.Queue<Late> late, java.util.function.Predicate<String> needsCmdline) {
             this.requests = requests;
             this.late = late;
+            this.needsCmdline = needsCmdline;
         }
 
         synchronized int answers() {
@@ -126,13 +129,20 @@ final class ExeCmdlineReads {
         return threads.threads();
     }
 
+    /** Reads every command line: {@link #read(List, long, java.util.Queue, java.util.function.Predicate)}. */
+    Result read(List<Request> requests, long stallMillis, java.util.Queue<Late> late) {
+        return read(requests, stallMillis, late, exe -> true);
+    }
+
     /**
      * Reads what is asked for; returns once all is read or no read has returned for
-     * {@code stallMillis}. Answers of reads still under way then go to {@code late}.
+     * {@code stallMillis}. Answers of reads still under way then go to {@code late}. A command
+     * line is read only when {@code needsCmdline} says so of the executable read first (else it
+     * is answered as empty).
      */
-    Result read(List<Request> requests, long stallMillis, java.util.Queue<Late> late) {
+    Result read(List<Request> requests, long stallMillis, java.util.Queue<Late> late, java.util.function.Predicate<String> needsCmdline) {
         if (requests.isEmpty()) return new Result(Map.of(), Map.of(), Set.of(), Set.of());
-        Batch batch = new Batch(requests.toArray(new Request[0]), late);
+        Batch batch = new Batch(requests.toArray(new Request[0]), late, needsCmdline);
         threads.offer(batch);
         threads.awaitProgress(batch, batch, batch::answers, batch::complete, stallMillis);
         synchronized (batch) {
@@ -165,7 +175,8 @@ final class ExeCmdlineReads {
                     exeInTime = !batch.ended;
                     if (exeInTime) batch.exes.put(r.pid(), exe);
                 }
-                args = safely(() -> reader.cmdline(r.pid()), List.of());
+                String read = exe;
+                args = safely(() -> batch.needsCmdline.test(read) ? reader.cmdline(r.pid()) : List.of(), List.of());
             } finally {
                 threads.busy(false);
             }

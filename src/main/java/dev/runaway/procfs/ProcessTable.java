@@ -59,9 +59,22 @@ public final class ProcessTable {
     private final Map<Integer, Long> cmdlineWaiting = new HashMap<>(); // pid -> ticket: a thread is still inside that read
     private final Set<Integer> cmdlineStalled = new HashSet<>();       // pids whose read waited before: asked last
     private long cmdlineTickets;
+    private java.util.function.Predicate<String> cmdlineNeeded = exe -> true;
 
 
     record Statics(int uid, List<String> cmdline, String exe, String cgroup, boolean cmdlineUnread) {
+        // Written out: a record's generated equals and hashCode run through method handles, which
+        // a cold JVM interprets; a first scan of 5,000 processes spent most of its Java time there.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Statics s && uid == s.uid && cmdlineUnread == s.cmdlineUnread && exe.equals(s.exe)
+                    && cgroup.equals(s.cgroup) && cmdline.equals(s.cmdline);
+        }
+
+        @Override
+        public int hashCode() {
+            return ((uid * 31 + cmdline.hashCode()) * 31 + exe.hashCode()) * 31 + cgroup.hashCode() + (cmdlineUnread ? 1 : 0);
+        }
     }
 
     /**
@@ -94,6 +107,16 @@ public final class ProcessTable {
     public ProcessTable following(ProcEvents processEvents) {
         this.events = processEvents;
         this.eventsTrusted = false;
+        return this;
+    }
+
+    /**
+     * From now on a command line is read only when {@code needed} says so of the process's
+     * executable (read first); otherwise the sample's command line is empty, and read. The
+     * analysis passes what its keys need (a program's key is its executable).
+     */
+    public ProcessTable readingCommandLinesOnlyWhen(java.util.function.Predicate<String> needed) {
+        this.cmdlineNeeded = needed;
         return this;
     }
 
@@ -144,7 +167,10 @@ public final class ProcessTable {
 
         List<Integer> fresh = new ArrayList<>();
         for (int pid : pids) if (!entries.containsKey(pid)) fresh.add(pid);
-        StatReads.Answers<ProcessSample> admits = stats.await(stats.start(reader.root(), notUnderway(fresh), this::admit), STALL_MILLIS);
+        // Many new processes (a first scan, a burst): their cgroups from one walk of the hierarchy.
+        CgroupMembers members = fresh.size() >= CgroupMembers.WORTH_IT ? CgroupMembers.walk(reader).orElse(null) : null;
+        StatReads.Answers<ProcessSample> admits = stats.await(stats.start(reader.root(), notUnderway(fresh),
+                (with, pid) -> admit(with, pid, members)), STALL_MILLIS);
         Map<Integer, ProcessSample> admitted = new HashMap<>(admits.read().size() * 2);
         for (Map.Entry<Integer, Optional<ProcessSample>> e : admits.read().entrySet()) e.getValue().ifPresent(p -> admitted.put(e.getKey(), p));
         statsUnread = fresh.size() - admits.read().size(); // new processes not in this scan's table: their stat waits
@@ -241,7 +267,7 @@ public final class ProcessTable {
         // reading thread while the rest of the machine waits.
         requests.sort(java.util.Comparator.comparingInt(r -> cmdlineStalled.contains(r.pid()) ? 2
                 : mayBeForking(entries.get(r.pid())) ? 1 : 0));
-        ExeCmdlineReads.Result result = cmdlines.read(requests, STALL_MILLIS, lateCmdlines);
+        ExeCmdlineReads.Result result = cmdlines.read(requests, STALL_MILLIS, lateCmdlines, cmdlineNeeded);
         for (Map.Entry<Integer, String> e : result.exes().entrySet()) withExe(e.getKey(), e.getValue());
         for (Map.Entry<Integer, List<String>> e : result.args().entrySet()) withCmdline(e.getKey(), e.getValue());
         for (Integer pid : result.waiting()) cmdlineWaiting.put(pid, cmdlineWanted.get(pid));
@@ -346,8 +372,12 @@ public final class ProcessTable {
      * until it ends, and raw copies held that long were promoted, 20 MB of garbage in the old
      * generation after every start. Empty when the process vanished meanwhile.
      */
-    private Optional<ProcessSample> admit(ProcReader with, int pid) {
-        return with.stat(pid).map(stat -> sample(stat, staticsSeen.of(readStatics(pid, with))));
+    /** A new process's sample; its cgroup from {@code members} when that knows it (null: read it). */
+    private Optional<ProcessSample> admit(ProcReader with, int pid, CgroupMembers members) {
+        return with.stat(pid).map(stat -> {
+            String cgroup = members == null ? with.cgroup(pid) : members.of(pid, stat.startTicks()).orElseGet(() -> with.cgroup(pid));
+            return sample(stat, staticsSeen.of(new Statics(with.uid(pid), List.of(), "", cgroup, true)));
+        });
     }
 
     /** Applies a re-read stat; a different start time means the pid was reused: a new process. */

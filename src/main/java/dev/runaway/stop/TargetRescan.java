@@ -63,7 +63,8 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         this.exclusions = exclusions;
         this.pulse = pulse;
         this.reader = new ProcReader(proc);
-        this.table = new ProcessTable(new ProcReader(proc), LibC.INSTANCE.getpagesize());
+        this.table = new ProcessTable(new ProcReader(proc), LibC.INSTANCE.getpagesize())
+                .readingCommandLinesOnlyWhen(dev.runaway.analysis.CommandKeys::needsCommandLine); // as the scan's keys
         // The keys scan showed: the same /proc links resolve relative scripts and /dev/fd scripts.
         this.analyzer = new Analyzer(CgroupPids.live(), dev.runaway.procfs.ProcessCaps.none(), new dev.runaway.procfs.ProcPaths(proc));
         this.unified = CgroupLayout.detect().unified().orElse(null);

@@ -26,6 +26,20 @@ class CommandKeysTest {
     }
 
     @Test
+    void aCommandLineIsReadWhereTheKeyOrTheSelfCheckNeedsIt() {
+        assertThat(CommandKeys.needsCommandLine("/usr/bin/sleep")).as("a program").isFalse();
+        assertThat(CommandKeys.needsCommandLine("/tmp/drill/cache/tool")).isFalse();
+        assertThat(CommandKeys.needsCommandLine("/usr/bin/bash")).as("a shell").isTrue();
+        assertThat(CommandKeys.needsCommandLine("/usr/bin/python3.12")).isTrue();
+        assertThat(CommandKeys.needsCommandLine("/usr/lib/jvm/java-17-openjdk-amd64/bin/java")).isTrue();
+        assertThat(CommandKeys.needsCommandLine("/memfd:worker")).isTrue();
+        assertThat(CommandKeys.needsCommandLine("")).as("an executable not read").isTrue();
+        assertThat(CommandKeys.needsCommandLine("/usr/libexec/runaway/runaway-sandbox")).as("the watchdog names its owner").isTrue();
+        // Read or not, a program's key is the same.
+        assertThat(CommandKeys.of(List.of(), "/usr/bin/sleep", "sleep")).isEqualTo(CommandKeys.of(List.of("sleep", "60"), "/usr/bin/sleep", "sleep"));
+    }
+
+    @Test
     void shellScriptIsKeyedByTheScript() {
         assertThat(CommandKeys.of(List.of("/bin/bash", "/tmp/x/deploy.sh"), "/usr/bin/bash", "deploy.sh"))
                 .isEqualTo("/tmp/x/deploy.sh");

@@ -335,4 +335,20 @@ class ProcessTableTest {
         org.awaitility.Awaitility.await().atMost(10, java.util.concurrent.TimeUnit.SECONDS).until(() -> byPid(table.scan(false)).containsKey(EXECING));
         assertThat(table.statsUnread()).isZero();
     }
+
+    @Test
+    void aCommandLineIsReadOnlyWhenTheExecutableSaysItIsNeeded() {
+        baseSystem();
+        proc.process(10, 1, "bash").cmdline("bash", "/tmp/deploy.sh").exe("/usr/bin/bash").write();
+        proc.process(11, 10, "worker").cmdline("/opt/worker", "-v").exe("/opt/worker").write();
+        table.readingCommandLinesOnlyWhen(exe -> exe.endsWith("/bash"));
+
+        Map<Integer, ProcessSample> p = byPid(table.scan(true));
+
+        assertThat(p.get(10).cmdline()).containsExactly("bash", "/tmp/deploy.sh");
+        assertThat(p.get(11).cmdline()).as("not needed: not read").isEmpty();
+        assertThat(p.get(11).cmdlineUnread()).as("and not waiting to be read").isFalse();
+        assertThat(p.get(11).exe()).isEqualTo("/opt/worker");
+        assertThat(table.cmdlinesUnread()).isZero();
+    }
 }
