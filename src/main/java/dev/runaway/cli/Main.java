@@ -22,12 +22,25 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         dev.runaway.sys.Jna.knownPaths(); // before anything loads JNA
         EarlyScan.beginFor(args);
-        System.exit(commandLine().execute(args));
+        System.exit(args.length > 0 && args[0].equals("scan") ? scanAlone(args) : commandLine().execute(args));
     }
 
     static CommandLine commandLine() {
-        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true)
-                .setExecutionExceptionHandler(Main::explain);
+        return configured(new CommandLine(new Main()));
+    }
+
+    /**
+     * {@code runaway scan} parsed by a command line of the scan command alone: modelling every
+     * subcommand takes picocli about 100 ms of CPU in a cold JVM, which on two cores the scan's
+     * reading threads were waiting for (a one-shot scan is to be as quick as ps).
+     */
+    static int scanAlone(String[] args) {
+        CommandLine scan = configured(new CommandLine(new ScanCommand())).setCommandName("runaway scan");
+        return scan.execute(java.util.Arrays.copyOfRange(args, 1, args.length));
+    }
+
+    private static CommandLine configured(CommandLine commandLine) {
+        return commandLine.setCaseInsensitiveEnumValuesAllowed(true).setExecutionExceptionHandler(Main::explain);
     }
 
     /** A failure is told in words, with exit status 2; the stack trace only when asked for. */
