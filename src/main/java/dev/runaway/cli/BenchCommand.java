@@ -199,6 +199,11 @@ public final class BenchCommand implements Callable<Integer> {
                 + " included): worst %.1f ms; %d over 100 ms%s%n", u.freezeWorstMs(), u.freezesOver100Ms(),
                 u.freezesAtUptimeSeconds().isEmpty() ? "" : " (ending at JVM uptime " + u.freezesAtUptimeSeconds().stream()
                         .map(t -> String.format(java.util.Locale.ROOT, "%.1f s", t)).collect(java.util.stream.Collectors.joining(", ")) + ")");
+        if (!u.frozenIn().isEmpty()) {
+            out.println("where the JavaFX thread was in its freezes (looked at " + dev.runaway.ui.UiProbe.FROZEN_LOOK_MS + " ms into each):");
+            u.frozenIn().entrySet().stream().sorted(java.util.Map.Entry.<String, Integer>comparingByValue().reversed())
+                    .forEach(e -> out.printf("  %d x %s%n", e.getValue(), e.getKey()));
+        }
         out.printf("pulse to screen (sampler hands it over -> the header shows it, %d refreshes): median %.0f ms, p95 %.0f ms,"
                 + " worst %.0f ms%n", u.renders(), u.sampleToScreenMedianMs(), u.sampleToScreenP95Ms(), u.sampleToScreenWorstMs());
         out.printf("console: %.2f cores, peak RSS %s%n", r.cpuCores(), Units.bytes(r.rssBytes()));

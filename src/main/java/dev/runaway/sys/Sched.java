@@ -120,6 +120,15 @@ public final class Sched {
         };
     }
 
+    /** The calling thread's id (where /proc/thread-self points), -1 when unknown. */
+    public static int currentTid() {
+        try {
+            return Integer.parseInt(java.nio.file.Path.of("/proc/thread-self").toRealPath().getFileName().toString());
+        } catch (java.io.IOException | RuntimeException unknown) {
+            return -1;
+        }
+    }
+
     /** Whether thread {@code tid} of this process (0: the calling one) runs at the ordinary policy; false when unknown. */
     static boolean ordinary(int tid) {
         if (!ENABLED) return false;

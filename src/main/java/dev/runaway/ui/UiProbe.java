@@ -27,8 +27,11 @@ public final class UiProbe implements AutoCloseable {
     public record Figures(int fxSamples, double fxMedianMs, double fxP99Ms, double fxWorstMs, int stallsOver100Ms,
                           int renders, double sampleToScreenMedianMs, double sampleToScreenP95Ms,
                           double sampleToScreenWorstMs, double freezeWorstMs, int freezesOver100Ms,
-                          List<Double> freezesAtUptimeSeconds) {
+                          List<Double> freezesAtUptimeSeconds, java.util.Map<String, Integer> frozenIn) {
     }
+
+    /** How long the JavaFX thread must have run no probe task before the probe looks where it is. */
+    public static final long FROZEN_LOOK_MS = 150;
 
     /** The probe's period: a gap between two of its tasks longer than this, plus 100 ms, is a freeze. */
     static final double PERIOD_MS = 20;
@@ -48,6 +51,13 @@ public final class UiProbe implements AutoCloseable {
     /** When each freeze over 100 ms ended, in JVM uptime: to line up with -Xlog:gc, whose times are uptime too. */
     private final List<Double> freezesAt = Collections.synchronizedList(new ArrayList<>());
     private long lastRun; // JavaFX thread only
+    /** Where the JavaFX thread was in each freeze, looked at once per freeze: its Java frames and its kernel wait. */
+    private final java.util.Map<String, Integer> frozenIn = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile Thread fxThread;
+    private volatile int fxTid;
+    private volatile long lastRunSeen;
+    private long lookedAtRun; // probe thread only: the last run before the freeze already looked at
+    private long lookedAtMs;  // probe thread only: how far into that freeze
     private volatile boolean measuring;
     private long lastArrival;
 
@@ -82,8 +92,14 @@ public final class UiProbe implements AutoCloseable {
 
     private void post() {
         long posted = System.nanoTime();
+        lookIfFrozen(posted);
         Platform.runLater(() -> {
             long now = System.nanoTime();
+            if (fxThread == null) {
+                fxThread = Thread.currentThread();
+                fxTid = dev.runaway.sys.Sched.currentTid();
+            }
+            lastRunSeen = now;
             if (measuring) {
                 fxDelays.add((now - posted) / 1e6);
                 if (lastRun != 0) {
@@ -94,6 +110,61 @@ public final class UiProbe implements AutoCloseable {
             }
             lastRun = now;
         });
+    }
+
+    /**
+     * When no probe task has run for {@link #FROZEN_LOOK_MS}, once per freeze: the JavaFX
+     * thread's top Java frames and its kernel wait channel (a collection, work of its own, or a
+     * wait on the display server tell apart there).
+     */
+    private void lookIfFrozen(long now) {
+        long last = lastRunSeen;
+        Thread fx = fxThread;
+        long frozenMs = (now - last) / 1_000_000;
+        if (!measuring || fx == null || last == 0 || frozenMs < FROZEN_LOOK_MS) return;
+        if (last == lookedAtRun && frozenMs < lookedAtMs + FROZEN_LOOK_MS) return; // again every 150 ms of the same freeze
+        lookedAtRun = last;
+        lookedAtMs = frozenMs;
+        StringBuilder where = new StringBuilder("at " + (frozenMs / FROZEN_LOOK_MS * FROZEN_LOOK_MS) + " ms: ");
+        StackTraceElement[] stack = fx.getStackTrace();
+        for (int i = 0; i < Math.min(4, stack.length); i++) where.append(i == 0 ? "" : " < ").append(stack[i].getClassName().replaceAll(".*\\.", ""))
+                .append('.').append(stack[i].getMethodName());
+        where.append(' ').append(kernelSide(fxTid));
+        // runLater reaches the JavaFX thread through GTK's dispatcher; its renderer draws each frame.
+        for (int tid : ToolkitThreads.others()) where.append("; ").append(comm(tid)).append(' ').append(kernelSide(tid));
+        frozenIn.merge(where.toString(), 1, Integer::sum);
+    }
+
+    /** A thread's scheduling policy and wait channel, in brackets ("[RR, poll_schedule_timeout]"). */
+    private static String kernelSide(int tid) {
+        try {
+            java.nio.file.Path task = java.nio.file.Path.of("/proc/self/task/" + tid);
+            String stat = java.nio.file.Files.readString(task.resolve("stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            String policy = switch (f[41 - 3]) {
+                case "0" -> "ordinary";
+                case "2" -> "RR";
+                default -> "policy " + f[41 - 3];
+            };
+            String stack;
+            try {
+                stack = String.join(" < ", java.nio.file.Files.readAllLines(task.resolve("stack")).stream().limit(4)
+                        .map(l -> l.replaceAll("^\\[<[0-9a-f]+>\\] ", "").replaceAll("\\+0x.*", "")).toList());
+            } catch (java.io.IOException | RuntimeException notRoot) {
+                stack = java.nio.file.Files.readString(task.resolve("wchan")).strip();
+            }
+            return "[" + policy + ", state " + f[0] + ", " + stack + "]";
+        } catch (java.io.IOException | RuntimeException unreadable) {
+            return "[gone]";
+        }
+    }
+
+    private static String comm(int tid) {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/task/" + tid + "/comm")).strip();
+        } catch (java.io.IOException unreadable) {
+            return "?";
+        }
     }
 
     private void rendered(long arrivalNanos) {
@@ -233,6 +304,7 @@ public final class UiProbe implements AutoCloseable {
             sampleAges.clear();
             runGaps.clear();
             freezesAt.clear();
+            frozenIn.clear();
         }
         measuring = on;
     }
@@ -244,7 +316,7 @@ public final class UiProbe implements AutoCloseable {
         List<Double> gaps = sorted(runGaps);
         int freezes = (int) gaps.stream().filter(g -> g > 100).count();
         return new Figures(fx.size(), pct(fx, 50), pct(fx, 99), pct(fx, 100), stalls, age.size(), pct(age, 50), pct(age, 95),
-                pct(age, 100), pct(gaps, 100), freezes, List.copyOf(freezesAt));
+                pct(age, 100), pct(gaps, 100), freezes, List.copyOf(freezesAt), java.util.Map.copyOf(frozenIn));
     }
 
     /** Stalls as episodes: a run of posted tasks that each waited over 100 ms counts once. */
