@@ -155,8 +155,12 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         ScanSample scan = table.scan(true);
         // A script's key needs the command line of every process an interpreter may run it in: the
         // reads left unread (they wait on forking processes' memory maps) are asked again, for a while.
+        // So does a program's key that no process was seen to run while executables were left unread:
+        // at the start of a 20,000-task fire every exe read waited (its process mid-exec), and the
+        // stop said "nothing matches" (bench stop).
         long patience = System.nanoTime() + UNREAD_PATIENCE_NANOS;
-        while (scriptKey() && maybeTheScript(scan.processes()) > 0 && System.nanoTime() < patience) {
+        while ((scriptKey() ? maybeTheScript(scan.processes()) > 0 : programKeyUnseen(scan.processes()))
+                && System.nanoTime() < patience) {
             java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
             scan = table.scan(false);
         }
@@ -173,6 +177,17 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
     /** A command key that is not a program's: telling its processes needs their command lines. */
     private boolean scriptKey() {
         return selector instanceof Selector.Command c && !dev.runaway.analysis.CommandKeys.isProgram(c.key());
+    }
+
+    /** A program's key that no process was seen to run, while some processes' executables are unread. */
+    private boolean programKeyUnseen(List<ProcessSample> processes) {
+        if (!(selector instanceof Selector.Command c) || !dev.runaway.analysis.CommandKeys.isProgram(c.key())) return false;
+        boolean unread = false;
+        for (ProcessSample p : processes) {
+            if (c.key().equals(p.exe())) return false;
+            if (p.exe().isEmpty() && p.cmdlineUnread()) unread = true;
+        }
+        return unread;
     }
 
     /** Processes whose command line is unread and that may run a script (an interpreter, or an executable not read either). */

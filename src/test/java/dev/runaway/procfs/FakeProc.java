@@ -17,10 +17,10 @@ import java.util.stream.Stream;
  * {@code exe} and {@code cgroup}, and the machine-wide files the pulse reads. Nothing here starts
  * a process or touches the real /proc.
  */
-final class FakeProc {
+public final class FakeProc {
     private final Path root;
 
-    FakeProc(Path root) {
+    public FakeProc(Path root) {
         this.root = root;
         try {
             Files.createDirectories(root);
@@ -29,27 +29,27 @@ final class FakeProc {
         }
     }
 
-    Path root() {
+    public Path root() {
         return root;
     }
 
-    ProcReader reader() {
+    public ProcReader reader() {
         return new ProcReader(root);
     }
 
     /** A process to describe; nothing is written until {@link Process#write()}. */
-    Process process(int pid, int ppid, String comm) {
+    public Process process(int pid, int ppid, String comm) {
         return new Process(pid, ppid, comm);
     }
 
     /** Removes a process's directory: the process has exited and been reaped. */
-    FakeProc remove(int pid) {
+    public FakeProc remove(int pid) {
         deleteTree(root.resolve(Integer.toString(pid)));
         return this;
     }
 
     /** A process directory without any file in it (listed, but its stat is already gone). */
-    FakeProc emptyDir(int pid) {
+    public FakeProc emptyDir(int pid) {
         try {
             Files.createDirectories(root.resolve(Integer.toString(pid)));
         } catch (IOException e) {
@@ -59,7 +59,7 @@ final class FakeProc {
     }
 
     /** Deletes one file of a process, leaving its directory listed. */
-    FakeProc removeFile(int pid, String name) {
+    public FakeProc removeFile(int pid, String name) {
         try {
             Files.deleteIfExists(root.resolve(pid + "/" + name));
         } catch (IOException e) {
@@ -68,30 +68,30 @@ final class FakeProc {
         return this;
     }
 
-    FakeProc loadavg(String text) {
+    public FakeProc loadavg(String text) {
         return file("loadavg", text);
     }
 
     /** /proc/stat, the machine-wide one. */
-    FakeProc stat(String text) {
+    public FakeProc stat(String text) {
         return file("stat", text);
     }
 
     /** /proc/pressure/memory. */
-    FakeProc pressure(String text) {
+    public FakeProc pressure(String text) {
         return file("pressure/memory", text);
     }
 
-    FakeProc pidMax(int value) {
+    public FakeProc pidMax(int value) {
         return file("sys/kernel/pid_max", value + "\n");
     }
 
-    FakeProc threadsMax(int value) {
+    public FakeProc threadsMax(int value) {
         return file("sys/kernel/threads-max", value + "\n");
     }
 
     /** Any file below the root. */
-    FakeProc file(String relative, String text) {
+    public FakeProc file(String relative, String text) {
         try {
             Path file = root.resolve(relative);
             Files.createDirectories(file.getParent());
@@ -107,7 +107,7 @@ final class FakeProc {
      * symlinks, {@code sys}, {@code acpi}, {@code pressure} folders and plain files such as
      * {@code loadavg}, plus a few names that only look numeric at first.
      */
-    FakeProc nonProcessEntries() {
+    public FakeProc nonProcessEntries() {
         try {
             symlink(root.resolve("self"), "4242");
             symlink(root.resolve("thread-self"), "4242/task/4242");
@@ -140,7 +140,7 @@ final class FakeProc {
      * 5 pgrp, 6 session, 14 utime, 15 stime, 20 num_threads, 22 starttime, 24 rss; the other
      * fields hold realistic, distinct values so an off-by-one shows.
      */
-    static String statLine(int pid, String comm, char state, int ppid, int pgrp, int session, long utime,
+    public static String statLine(int pid, String comm, char state, int ppid, int pgrp, int session, long utime,
                            long stime, int threads, long startTicks, long rssPages) {
         List<String> f = new ArrayList<>(52);
         f.add(Integer.toString(pid));              // 1 pid
@@ -200,7 +200,7 @@ final class FakeProc {
     }
 
     /** One process's files; change the fields and call {@link #write()} again to rewrite them. */
-    final class Process {
+    public final class Process {
         private final int pid;
         private int ppid;
         private String comm;
@@ -229,66 +229,66 @@ final class FakeProc {
             return pid;
         }
 
-        Process ppid(int value) {
+        public Process ppid(int value) {
             ppid = value;
             return this;
         }
 
-        Process comm(String value) {
+        public Process comm(String value) {
             comm = value;
             return this;
         }
 
-        Process session(int value) {
+        public Process session(int value) {
             session = value;
             return this;
         }
 
-        Process pgrp(int value) {
+        public Process pgrp(int value) {
             pgrp = value;
             return this;
         }
 
-        Process start(long ticks) {
+        public Process start(long ticks) {
             startTicks = ticks;
             return this;
         }
 
-        Process threads(int value) {
+        public Process threads(int value) {
             threads = value;
             return this;
         }
 
-        Process rssPages(long value) {
+        public Process rssPages(long value) {
             rssPages = value;
             return this;
         }
 
-        Process cpu(long user, long system) {
+        public Process cpu(long user, long system) {
             utime = user;
             stime = system;
             return this;
         }
 
-        Process state(char value) {
+        public Process state(char value) {
             state = value;
             return this;
         }
 
         /** Written NUL-separated with a trailing NUL, as the kernel does; none: a kernel thread. */
-        Process cmdline(String... args) {
+        public Process cmdline(String... args) {
             cmdline = List.of(args);
             return this;
         }
 
         /** The target of the exe symlink (need not exist); null: no link (unreadable). */
-        Process exe(String target) {
+        public Process exe(String target) {
             exe = target;
             return this;
         }
 
         /** The v2 path, written as {@code 0::PATH}. */
-        Process cgroup(String v2Path) {
+        public Process cgroup(String v2Path) {
             cgroup = v2Path;
             return this;
         }
@@ -298,7 +298,7 @@ final class FakeProc {
         }
 
         /** Writes (or rewrites) stat, cmdline, exe and cgroup. */
-        Process write() {
+        public Process write() {
             try {
                 Path dir = root.resolve(Integer.toString(pid));
                 Files.createDirectories(dir);
