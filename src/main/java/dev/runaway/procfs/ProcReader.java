@@ -103,6 +103,28 @@ public final class ProcReader {
         }
     }
 
+    /**
+     * A process's parent from /proc/PID/status, -1 when gone: unlike stat, status is not held by
+     * an exec under way (the kernel takes exec_update_lock for stat), and a runaway's young
+     * processes are the ones exec'ing. From stat where there is no status (a test's /proc).
+     */
+    public int ppid(int pid) {
+        int length = readInto(rootText + "/" + pid + "/status");
+        if (length > 0) {
+            String status = new String(buffer, 0, length, StandardCharsets.UTF_8);
+            int at = status.indexOf("\nPPid:");
+            if (at >= 0) {
+                int end = status.indexOf('\n', at + 1);
+                try {
+                    return Integer.parseInt(status.substring(at + 6, end < 0 ? status.length() : end).trim());
+                } catch (NumberFormatException torn) {
+                    return -1;
+                }
+            }
+        }
+        return stat(pid).map(ProcStat::ppid).orElse(-1);
+    }
+
     /** The v2 cgroup path from /proc/PID/cgroup (the {@code 0::} line); empty when unknown. */
     public String cgroup(int pid) {
         int length = readInto(rootText + "/" + pid + "/cgroup");

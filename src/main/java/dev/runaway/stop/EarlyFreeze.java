@@ -208,18 +208,37 @@ public final class EarlyFreeze {
      * The first process in the cgroup that is neither the key's (its exe, read again) nor a
      * descendant of one of its processes, described; null when there is none. And a process of
      * the key still running outside it: the key spans cgroups, so this freeze is not the stop.
+     * Read as a scan reads: stats on a deadline (a member still mid-exec when the freeze came
+     * holds its stat until its exec is done), its parent from status when its stat is late, the
+     * exes of those that do not descend from the key's processes on ExeReads; an exe still
+     * unread then is a stranger (the freeze is undone and the plan decides).
      */
     private static String stranger(Path proc, ProcReader reader, String key, Set<Integer> members, Set<Integer> matches) {
-        for (int pid : members) {
-            if (matches.contains(pid)) continue;
-            Optional<ProcStat> s = ProcStat.read(proc, pid);
-            if (s.isEmpty() || s.get().isZombie()) continue; // gone meanwhile
-            // Descent first: stat never waits, while the exe of a child caught mid-exec does.
-            if (descends(proc, s.get(), members, matches, key, reader)) continue;
-            String exe = reader.exe(pid);
-            if (key.equals(exe)) continue;
-            if (exe.isEmpty() && s.get().state() == 'X') continue;
-            return "pid " + pid + " (" + s.get().comm() + ")";
+        java.util.List<Integer> rest = new java.util.ArrayList<>();
+        for (int pid : members) if (!matches.contains(pid)) rest.add(pid);
+        dev.runaway.procfs.StatsInTime.Result stats = dev.runaway.procfs.StatsInTime.read(proc, rest, STALL_MILLIS, RETRY_MILLIS);
+        java.util.Map<Integer, Integer> parents = new java.util.HashMap<>();
+        java.util.Map<Integer, String> comms = new java.util.HashMap<>();
+        for (int pid : rest) {
+            ProcStat s = stats.stats().get(pid);
+            if (stats.gone().contains(pid) || (s != null && s.isZombie())) continue; // gone meanwhile
+            parents.put(pid, s != null ? s.ppid() : reader.ppid(pid));
+            comms.put(pid, s != null ? s.comm() : "mid-exec");
+        }
+        Set<Integer> keyed = new HashSet<>(matches);
+        java.util.List<Integer> undescended = new java.util.ArrayList<>();
+        for (int pid : parents.keySet()) if (!descends(pid, parents, keyed)) undescended.add(pid);
+        if (!undescended.isEmpty()) {
+            ExeReads.Result exes = ExeReads.read(proc, undescended.stream().mapToInt(Integer::intValue).toArray(), RETRY_MILLIS);
+            exes.exes().forEach((pid, exe) -> {
+                if (key.equals(exe)) keyed.add(pid);
+            });
+            for (int pid : undescended) {
+                if (keyed.contains(pid) || descends(pid, parents, keyed)) continue;
+                String exe = exes.exes().get(pid);
+                if (exe != null && exe.isEmpty() && ProcStat.read(proc, pid).filter(st -> !st.isZombie()).isEmpty()) continue; // gone
+                return "pid " + pid + " (" + comms.get(pid) + (exe == null ? ", its executable not read in time" : "") + ")";
+            }
         }
         for (int pid : matches) {
             if (!members.contains(pid) && ProcStat.read(proc, pid).filter(st -> !st.isZombie()).isPresent()) {
@@ -229,16 +248,12 @@ public final class EarlyFreeze {
         return null;
     }
 
-    /** A child (or grandchild, forked since the first reading) of one of the key's processes. */
-    private static boolean descends(Path proc, ProcStat s, Set<Integer> members, Set<Integer> matches, String key, ProcReader reader) {
-        int ppid = s.ppid();
-        for (int hops = 0; ppid > 1 && hops < 64; hops++) {
-            if (matches.contains(ppid)) return true;
-            if (!members.contains(ppid)) return false;
-            if (key.equals(reader.exe(ppid))) return true;
-            Optional<ProcStat> up = ProcStat.read(proc, ppid);
-            if (up.isEmpty()) return false;
-            ppid = up.get().ppid();
+    /** A child (or grandchild, forked since the first reading) of one of the key's processes, by the parents read. */
+    private static boolean descends(int pid, java.util.Map<Integer, Integer> parents, Set<Integer> keyed) {
+        Integer ppid = parents.get(pid);
+        for (int hops = 0; ppid != null && ppid > 1 && hops < 64; hops++) {
+            if (keyed.contains(ppid)) return true;
+            ppid = parents.get(ppid);
         }
         return false;
     }

@@ -416,23 +416,10 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         return false;
     }
 
-    /**
-     * A process's parent from /proc/PID/status, -1 when gone: unlike stat, status is not held by
-     * an exec under way (the kernel takes exec_update_lock for stat), and a runaway's young
-     * processes are the ones exec'ing.
-     */
+    /** A process's parent, from its status (see {@link ProcReader#ppid}). */
     private int ppidOf(int pid) {
-        String status;
         synchronized (statusReader) {
-            status = statusReader.text(pid + "/status").orElse("");
-        }
-        int at = status.indexOf("\nPPid:");
-        if (at < 0) return ProcStat.read(proc, pid).map(ProcStat::ppid).orElse(-1); // no status (a test's /proc; gone)
-        int end = status.indexOf('\n', at + 1);
-        try {
-            return Integer.parseInt(status.substring(at + 6, end < 0 ? status.length() : end).trim());
-        } catch (NumberFormatException torn) {
-            return -1;
+            return statusReader.ppid(pid);
         }
     }
 

@@ -63,4 +63,58 @@ class EarlyFreezeTargetsTest {
             writer.write('\n');
         }
     }
+
+    /** Members 100-129 run the key, 130-139 are children of 100 running something else; one of them mid-exec (its stat a FIFO). */
+    private StopEngineDecisionsTest.FakeMachine cgroupWithAChildMidExec(Path proc) throws Exception {
+        StopEngineDecisionsTest.FakeMachine machine = new StopEngineDecisionsTest.FakeMachine();
+        for (int pid = 100; pid < 140; pid++) {
+            Path p = Files.createDirectories(proc.resolve(Integer.toString(pid)));
+            int ppid = pid < 130 ? 1 : 100;
+            Files.writeString(p.resolve("stat"), FakeProc.statLine(pid, "tool", 'S', ppid, 99, 99, 1, 1, 1, 5000 + pid, 10));
+            Files.writeString(p.resolve("status"), "Name:\ttool\nPid:\t" + pid + "\nPPid:\t" + ppid + "\n");
+            Files.createSymbolicLink(p.resolve("exe"), Path.of(pid < 130 ? TOOL : "/usr/bin/sleep"));
+            machine.spawn(pid, ppid);
+        }
+        Path waiting = proc.resolve("135/stat");
+        Files.delete(waiting);
+        assertThat(Fifo.C.mkfifo(waiting.toString(), 0600)).isZero();
+        return machine;
+    }
+
+    private static void release(Path fifo) throws java.io.IOException {
+        try (var writer = new java.io.FileOutputStream(fifo.toFile())) {
+            writer.write('\n');
+        }
+    }
+
+    @Test
+    void aChildMidExecWhoseStatWaitsIsTakenForAChildByItsStatusAndTheFreezeIsAdopted() throws Exception {
+        Path proc = dir.resolve("proc");
+        var machine = cgroupWithAChildMidExec(proc);
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 40, 0, 8, "", Map.of());
+
+        long t0 = System.nanoTime();
+        EarlyFreeze.Attempt adopted = EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
+
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isLessThan(10_000);
+        assertThat(adopted.frozen()).as(adopted.why()).isPresent();
+        release(proc.resolve("135/stat"));
+    }
+
+    @Test
+    void aStrangerBesideTheChildMidExecStillUndoesTheFreeze() throws Exception {
+        Path proc = dir.resolve("proc");
+        var machine = cgroupWithAChildMidExec(proc);
+        Path p = Files.createDirectories(proc.resolve("140"));
+        Files.writeString(p.resolve("stat"), FakeProc.statLine(140, "other", 'S', 1, 99, 99, 1, 1, 1, 5140, 10));
+        Files.createSymbolicLink(p.resolve("exe"), Path.of("/usr/bin/other"));
+        machine.spawn(140, 1);
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of());
+
+        EarlyFreeze.Attempt adopted = EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
+
+        assertThat(adopted.frozen()).isEmpty();
+        assertThat(adopted.why()).contains("pid 140 (other)").contains("thawed at once");
+        release(proc.resolve("135/stat"));
+    }
 }
