@@ -168,7 +168,7 @@ public final class ProcessTable {
         List<Integer> fresh = new ArrayList<>();
         for (int pid : pids) if (!entries.containsKey(pid)) fresh.add(pid);
         // Many new processes (a first scan, a burst): their cgroups from one walk of the hierarchy.
-        CgroupMembers members = fresh.size() >= CgroupMembers.WORTH_IT ? CgroupMembers.walk(reader).orElse(null) : null;
+        CgroupMembers members = CgroupMembers.worthIt(fresh.size(), pids.length) ? CgroupMembers.walk(reader).orElse(null) : null;
         StatReads.Answers<ProcessSample> admits = stats.await(stats.start(reader.root(), notUnderway(fresh),
                 (with, pid) -> admit(with, pid, members)), STALL_MILLIS);
         Map<Integer, ProcessSample> admitted = new HashMap<>(admits.read().size() * 2);

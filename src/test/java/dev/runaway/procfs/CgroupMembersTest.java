@@ -51,6 +51,14 @@ class CgroupMembersTest {
     }
 
     @Test
+    void theWalkIsTakenWhenItIsCheaperThanTheNewProcessesFiles() {
+        assertThat(CgroupMembers.worthIt(5_000, 5_070)).as("a first scan").isTrue();
+        assertThat(CgroupMembers.worthIt(63, 300)).as("a few new on a small machine").isFalse();
+        assertThat(CgroupMembers.worthIt(500, 50_000)).as("a fire's scan on a big table").isFalse();
+        assertThat(CgroupMembers.worthIt(4_000, 50_000)).isTrue();
+    }
+
+    @Test
     void aProcWithoutTheHierarchysMountIsNotWalked(@org.junit.jupiter.api.io.TempDir Path dir) {
         FakeProc fake = new FakeProc(dir.resolve("proc"));
         fake.nonProcessEntries();

@@ -29,11 +29,6 @@ class EarlyFreezeTargetsTest {
     @TempDir
     Path dir;
 
-    interface Fifo extends com.sun.jna.Library {
-        Fifo C = dev.runaway.sys.Jna.libc(Fifo.class);
-
-        int mkfifo(String path, int mode);
-    }
 
     @Test
     void aMemberWhoseStatWaitsIsLeftOutAndSaidAndTheRestAreTheTargets() throws Exception {
@@ -46,8 +41,7 @@ class EarlyFreezeTargetsTest {
             pids.add(pid);
         }
         Path waiting = proc.resolve("120/stat");
-        Files.delete(waiting);
-        assertThat(Fifo.C.mkfifo(waiting.toString(), 0600)).isZero();
+        dev.runaway.procfs.Fifos.inPlaceOf(waiting);
         StopEngineDecisionsTest.FakeMachine machine = new StopEngineDecisionsTest.FakeMachine();
         for (int pid : pids) machine.spawn(pid, 99); // its members(), the cgroup's list
         var frozen = new EarlyFreeze.Frozen(CGROUP, pids.size(), true, 0, 0, 0, Map.of());
@@ -59,9 +53,7 @@ class EarlyFreezeTargetsTest {
         assertThat(targets.members()).extracting(ProcessSample::pid).hasSize(39).doesNotContain(120);
         assertThat(targets.members()).allSatisfy(m -> assertThat(m.exe()).isEqualTo(TOOL));
         assertThat(targets.cgroupNote()).contains("1 members' stat not read in time");
-        try (var writer = new java.io.FileOutputStream(waiting.toFile())) { // let the waiting read go
-            writer.write('\n');
-        }
+        dev.runaway.procfs.Fifos.release(waiting); // let the waiting read go
     }
 
     /** Members 100-129 run the key, 130-139 are children of 100 running something else; one of them mid-exec (its stat a FIFO). */
@@ -76,15 +68,8 @@ class EarlyFreezeTargetsTest {
             machine.spawn(pid, ppid);
         }
         Path waiting = proc.resolve("135/stat");
-        Files.delete(waiting);
-        assertThat(Fifo.C.mkfifo(waiting.toString(), 0600)).isZero();
+        dev.runaway.procfs.Fifos.inPlaceOf(waiting);
         return machine;
-    }
-
-    private static void release(Path fifo) throws java.io.IOException {
-        try (var writer = new java.io.FileOutputStream(fifo.toFile())) {
-            writer.write('\n');
-        }
     }
 
     @Test
@@ -98,7 +83,7 @@ class EarlyFreezeTargetsTest {
 
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isLessThan(10_000);
         assertThat(adopted.frozen()).as(adopted.why()).isPresent();
-        release(proc.resolve("135/stat"));
+        dev.runaway.procfs.Fifos.release(proc.resolve("135/stat"));
     }
 
     @Test
@@ -115,6 +100,6 @@ class EarlyFreezeTargetsTest {
 
         assertThat(adopted.frozen()).isEmpty();
         assertThat(adopted.why()).contains("pid 140 (other)").contains("thawed at once");
-        release(proc.resolve("135/stat"));
+        dev.runaway.procfs.Fifos.release(proc.resolve("135/stat"));
     }
 }

@@ -30,11 +30,6 @@ class TargetRescanPatienceTest {
     @TempDir
     Path dir;
 
-    interface Fifo extends com.sun.jna.Library {
-        Fifo C = dev.runaway.sys.Jna.libc(Fifo.class);
-
-        int mkfifo(String path, int mode);
-    }
 
     @Test
     void aProgramsKeyWithNoMatchWaitsWhileExecutablesAreUnreadAndOnlyThen() throws Exception {
@@ -43,9 +38,8 @@ class TargetRescanPatienceTest {
         proc.process(1, 0, "init").cmdline("/sbin/init").exe("/usr/lib/systemd/systemd").write();
         proc.process(300, 1, "bash").start(4000).cmdline("bash").write();
         Path cmdline = proc.root().resolve("300/cmdline");
-        Files.delete(cmdline);
         Files.deleteIfExists(proc.root().resolve("300/exe")); // no exe given: none written
-        assertThat(Fifo.C.mkfifo(cmdline.toString(), 0600)).isZero();
+        dev.runaway.procfs.Fifos.inPlaceOf(cmdline);
 
         TargetRescan rescan = new TargetRescan(proc.root(), new Selector.Command(KEY), Exclusions.none(-1),
                 new PulseReader(proc.root(), () -> new MemoryFigures(1L << 34, 1L << 33, 0, 0)));
@@ -54,8 +48,8 @@ class TargetRescanPatienceTest {
         Thread.sleep(300); // the reading has begun, and its first scan left the process unread
         assertThat(read).as("patient while an executable is unread").isNotDone();
         Thread release = new Thread(() -> { // the waiting read goes (an open for writing waits for the reader)
-            try (var writer = new java.io.FileOutputStream(cmdline.toFile())) {
-                writer.write('x');
+            try {
+                dev.runaway.procfs.Fifos.release(cmdline);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
