@@ -15,7 +15,7 @@ import java.util.Optional;
  * socket's buffer overflowed (a fork storm outran the reader), the events are incomplete:
  * {@link #drain} says so and the caller lists /proc again.
  */
-public final class ProcEvents implements AutoCloseable {
+public final class ProcEvents implements AutoCloseable, EventFeed {
     private static final int CN_IDX_PROC = 1;
     private static final int CN_VAL_PROC = 1;
     private static final int PROC_CN_MCAST_LISTEN = 1;
@@ -90,6 +90,7 @@ public final class ProcEvents implements AutoCloseable {
      * Hands every event queued since the last drain to the sink, without waiting. Returns false
      * when events were lost (the buffer overflowed): the caller must not trust them alone.
      */
+    @Override
     public synchronized boolean drain(Sink sink) {
         if (closed) return false;
         boolean complete = true;

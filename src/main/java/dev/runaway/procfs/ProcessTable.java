@@ -22,7 +22,10 @@ import java.util.Set;
  * is often followed by an exec that changes what it is) and for a round-robin share of the
  * rest (memory and CPU figures); {@code cmdline}, {@code exe}, {@code cgroup} and the uid are
  * read once per process, again only when its name changes (an exec). A complete scan re-reads
- * every stat: that is also what catches a pid reused between two scans.
+ * every stat: that is also what catches a pid reused between two scans. A listed scan lists /proc
+ * (what lost process events missed) but re-reads only the round-robin share: the live sampler's
+ * periodic scan, since a complete one at 20,000 processes held both cores long enough to starve
+ * the display server (docs/console.md).
  *
  * <p>Executables and command lines are read apart, by {@link ExeCmdlineReads}: the command
  * line waits on the process's memory map, which a process holds while it forks, the exe link on
@@ -49,7 +52,7 @@ public final class ProcessTable {
     private Set<Integer> lostMidScan = new HashSet<>();
     private int[] lastPids = new int[0];
     private int roundRobin;
-    private ProcEvents events;       // null: every scan lists /proc
+    private EventFeed events;  // null: every scan lists /proc
     private boolean eventsTrusted;   // a listing has been taken since the events began, and none were lost
     private long listings;
     private int[] followed; // the last pids made from events rather than a listing
@@ -104,7 +107,7 @@ public final class ProcessTable {
      * From now on, incremental scans take new and gone pids from the kernel's process events
      * instead of listing /proc (complete scans still list). Only for a table of the real /proc.
      */
-    public ProcessTable following(ProcEvents processEvents) {
+    public ProcessTable following(EventFeed processEvents) {
         this.events = processEvents;
         this.eventsTrusted = false;
         return this;
@@ -125,8 +128,24 @@ public final class ProcessTable {
         return listings;
     }
 
+    /** How much one scan reads. */
+    public enum Depth {
+        /** New pids (from process events when followed), last scan's new ones, orphans and a round-robin share. */
+        INCREMENTAL,
+        /** As {@link #INCREMENTAL}, with the pids from a listing of /proc even when events are followed. */
+        LISTED,
+        /** Every stat again, from a listing. */
+        COMPLETE
+    }
+
     /** Scans the table: incrementally, or every stat again when {@code complete}. */
     public ScanSample scan(boolean complete) {
+        return scan(complete ? Depth.COMPLETE : Depth.INCREMENTAL);
+    }
+
+    /** Scans the table as deep as {@code depth} says. */
+    public ScanSample scan(Depth depth) {
+        boolean complete = depth == Depth.COMPLETE;
         long started = System.nanoTime();
         Instant time = Instant.now();
         // What is already known is re-read while the directory is listed.
@@ -136,7 +155,7 @@ public final class ProcessTable {
         StatReads.Pending<ProcStat> earlyReads = stats.start(reader.root(), notUnderway(early), this::statIfNews);
         Set<Integer> reused = new HashSet<>();
         Set<Integer> exited = new HashSet<>();
-        int[] pids = pids(complete, reused, exited); // ascending
+        int[] pids = pids(depth != Depth.INCREMENTAL, reused, exited); // ascending
         Map<Integer, ProcStat> earlyStats = statsOf(stats.await(earlyReads, STALL_MILLIS));
 
         Set<Integer> vanished = new HashSet<>(lostMidScan);
@@ -299,12 +318,12 @@ public final class ProcessTable {
 
     /**
      * This scan's pids, ascending: the last scan's with the process events applied, or a fresh
-     * listing (complete scans, no events, events lost). Pids that exited and were reused since
+     * listing (listed and complete scans, no events, events lost). Pids that exited and were reused since
      * the last scan go into {@code reused}; when events were followed, the pids they say exited
      * go into {@code exited}, and the result is also kept as {@link #followed}.
      */
-    private int[] pids(boolean complete, Set<Integer> reused, Set<Integer> exited) {
-        if (events != null && eventsTrusted && !complete) {
+    private int[] pids(boolean listed, Set<Integer> reused, Set<Integer> exited) {
+        if (events != null && eventsTrusted && !listed) {
             Set<Integer> born = new HashSet<>(), died = new HashSet<>();
             boolean whole = events.drain(new ProcEvents.Sink() {
                 @Override
@@ -332,15 +351,21 @@ public final class ProcessTable {
             reused.clear(); // events were lost: list, and trust the events again from here
         }
         if (events != null) {
-            events.drain(new ProcEvents.Sink() { // what happened before this listing, the listing shows
+            // What happened before this listing, the listing shows; but a known pid forked again
+            // since the last scan is another process now (a listed scan does not re-read every stat).
+            boolean trusted = eventsTrusted && listed;
+            Set<Integer> bornAgain = new HashSet<>();
+            boolean whole = events.drain(new ProcEvents.Sink() {
                 @Override
                 public void forked(int tgid) {
+                    if (trusted && Arrays.binarySearch(lastPids, tgid) >= 0) bornAgain.add(tgid);
                 }
 
                 @Override
                 public void exited(int tgid) {
                 }
             });
+            if (trusted && whole) reused.addAll(bornAgain);
             eventsTrusted = true;
         }
         listings++;

@@ -108,11 +108,12 @@ public final class Sampler implements AutoCloseable {
         priority = dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // scans keep answering under a runaway's load
         int scans = 0;
         while (running.get()) {
-            boolean complete = scans++ % ProcessTable.ROUND_ROBIN_SHARE == 0;
+            ProcessTable.Depth depth = depthOf(scans++);
             long started = System.nanoTime();
             scanStartedNanos = started;
+            dev.runaway.sys.ScanCores.keepTo(); // off one CPU while a runaway holds the machine (the console says when)
             try {
-                ScanSample sample = table.scan(complete);
+                ScanSample sample = table.scan(depth);
                 for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));
             } catch (RuntimeException | OutOfMemoryError e) {
                 // At a task cap no thread can start: a scan that needed one is lost, the next is tried.
@@ -124,6 +125,17 @@ public final class Sampler implements AutoCloseable {
             long rest = restAfter(work, incident, calmScanPeriodNanos);
             if (!sleepUntil(System.nanoTime() + rest)) return;
         }
+    }
+
+    /**
+     * The first scan reads everything; then every ROUND_ROBIN_SHARE-th lists /proc and the rest
+     * follow process events. None re-reads every stat again: the round-robin share covers the
+     * table in as many scans, and a complete re-read of 20,000 stats on real-time readers held
+     * both cores for hundreds of milliseconds (the window froze waiting for its display server).
+     */
+    static ProcessTable.Depth depthOf(int scan) {
+        if (scan == 0) return ProcessTable.Depth.COMPLETE;
+        return scan % ProcessTable.ROUND_ROBIN_SHARE == 0 ? ProcessTable.Depth.LISTED : ProcessTable.Depth.INCREMENTAL;
     }
 
     /** The rest after a scan: the budget's, and while calm at least what fills the calm period. */

@@ -351,4 +351,72 @@ class ProcessTableTest {
         assertThat(p.get(11).exe()).isEqualTo("/opt/worker");
         assertThat(table.cmdlinesUnread()).isZero();
     }
+
+    /** Events a test queues for the table, as the kernel's process events would arrive. */
+    private static final class ScriptedEvents implements EventFeed {
+        private final java.util.List<int[]> queued = new java.util.ArrayList<>(); // {pid, 1 forked / 0 exited}
+
+        void forked(int pid) {
+            queued.add(new int[] {pid, 1});
+        }
+
+        void exited(int pid) {
+            queued.add(new int[] {pid, 0});
+        }
+
+        @Override
+        public boolean drain(ProcEvents.Sink sink) {
+            for (int[] e : queued) {
+                if (e[1] == 1) sink.forked(e[0]);
+                else sink.exited(e[0]);
+            }
+            queued.clear();
+            return true;
+        }
+    }
+
+    /** init and friends, then {@code n} sleepers from pid 1000 (round-robin shares of a few pids). */
+    private void sleepers(int n, int rssPages) {
+        baseSystem();
+        for (int pid = 1000; pid < 1000 + n; pid++) proc.process(pid, 1, "sleep").rssPages(rssPages).cmdline("sleep", "600").exe("/usr/bin/sleep").write();
+    }
+
+    @Test
+    void aListedScanReReadsOnlyItsRoundRobinShareOfTheKnownStats() {
+        sleepers(200, 10);
+        table.scan(ProcessTable.Depth.COMPLETE);
+        table.scan(ProcessTable.Depth.INCREMENTAL); // last scan's newcomers read again once
+        sleepers(200, 20);
+        proc.process(5000, 1, "newcomer").exe("/opt/newcomer").write();
+
+        Map<Integer, ProcessSample> listed = byPid(table.scan(ProcessTable.Depth.LISTED));
+
+        long reread = listed.values().stream().filter(p -> p.pid() >= 1000 && p.pid() < 1200 && p.rssBytes() == 20 * PAGE).count();
+        assertThat(reread).as("the round-robin share, not all 200").isBetween(1L, 10L);
+        assertThat(listed).containsKey(5000);
+        assertThat(byPid(table.scan(ProcessTable.Depth.COMPLETE)).values().stream()
+                .filter(p -> p.pid() >= 1000 && p.pid() < 1200 && p.rssBytes() == 20 * PAGE).count()).as("a complete scan reads every one").isEqualTo(200);
+    }
+
+    @Test
+    void aListedScanFollowingEventsListsProcAndSeesAPidReusedSinceTheLastScan() {
+        sleepers(200, 10);
+        ScriptedEvents events = new ScriptedEvents();
+        table.following(events);
+        table.scan(ProcessTable.Depth.COMPLETE);
+        table.scan(ProcessTable.Depth.INCREMENTAL);
+        long listings = table.listings();
+        // pid 1100 exits and a new process takes its number; a process the events never told of appears
+        proc.process(1100, 1, "reborn").start(99_999).cmdline("/opt/reborn").exe("/opt/reborn").write();
+        events.exited(1100);
+        events.forked(1100);
+        proc.process(6000, 1, "unannounced").exe("/opt/unannounced").write();
+
+        Map<Integer, ProcessSample> listed = byPid(table.scan(ProcessTable.Depth.LISTED));
+
+        assertThat(table.listings()).isEqualTo(listings + 1);
+        assertThat(listed).as("the listing shows what the events missed").containsKey(6000);
+        assertThat(listed.get(1100).identity()).isEqualTo(new ProcessIdentity(1100, 99_999));
+        assertThat(listed.get(1100).exe()).isEqualTo("/opt/reborn");
+    }
 }

@@ -7,7 +7,7 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The scan pace: the CPU budget, and the calm period an exporter asks for. */
+/** The scan pace: the CPU budget, the calm period an exporter asks for, and how deep each scan reads. */
 class SamplerPaceTest {
     private static final long MS = 1_000_000;
     private static final long DEFAULT_CALM = Sampler.MIN_SCAN_PERIOD.toNanos();
@@ -33,5 +33,14 @@ class SamplerPaceTest {
     void anIncidentIgnoresTheCalmPeriod() {
         assertThat(Sampler.restAfter(4 * MS, true, ONE_SECOND)).isEqualTo(96 * MS);
         assertThat(Sampler.restAfter(300 * MS, true, ONE_SECOND)).isEqualTo(Sampler.restAfter(300 * MS, Sampler.INCIDENT_BUDGET_CORES));
+    }
+
+    @Test
+    void theFirstScanReadsEverythingThenEveryFiftiethListsAndNoneReReadsEveryStat() {
+        assertThat(Sampler.depthOf(0)).isEqualTo(ProcessTable.Depth.COMPLETE);
+        assertThat(Sampler.depthOf(1)).isEqualTo(ProcessTable.Depth.INCREMENTAL);
+        assertThat(Sampler.depthOf(ProcessTable.ROUND_ROBIN_SHARE)).isEqualTo(ProcessTable.Depth.LISTED);
+        assertThat(Sampler.depthOf(ProcessTable.ROUND_ROBIN_SHARE * 7 + 3)).isEqualTo(ProcessTable.Depth.INCREMENTAL);
+        assertThat(Sampler.depthOf(ProcessTable.ROUND_ROBIN_SHARE * 7)).isEqualTo(ProcessTable.Depth.LISTED);
     }
 }
