@@ -116,6 +116,7 @@ public final class UiBench {
                         progress.printf("  plan shown %,d ms after STOP; Enter to growth stopped %,d ms, to '%s' %,d ms%n",
                                 windowStop[0].planMillis(), windowStop[0].enterToGrowthStoppedMillis(), windowStop[0].state(),
                                 windowStop[0].enterToZeroMillis());
+                        progress.printf("  the plan: %s%n", windowStop[0].plan().strip().replace("\n", " | "));
                         progress.flush();
                     }
                     double pulseRate = pulses.size() / ((System.nanoTime() - t0) / 1e9);

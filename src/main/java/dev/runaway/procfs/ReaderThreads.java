@@ -192,7 +192,6 @@ final class ReaderThreads<B> {
                 threads.decrementAndGet();
                 return;
             }
-            dev.runaway.sys.ScanCores.keepTo(); // off one CPU while a runaway holds the machine
             work.accept(batch);
         }
     }

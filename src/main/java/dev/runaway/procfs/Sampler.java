@@ -111,7 +111,6 @@ public final class Sampler implements AutoCloseable {
             ProcessTable.Depth depth = depthOf(scans++);
             long started = System.nanoTime();
             scanStartedNanos = started;
-            dev.runaway.sys.ScanCores.keepTo(); // off one CPU while a runaway holds the machine (the console says when)
             try {
                 ScanSample sample = table.scan(depth);
                 for (Consumer<ScanSample> l : scanListeners) safely(() -> l.accept(sample));

@@ -21,11 +21,6 @@ public final class Sched {
         int setpriority(int which, int who, int prio) throws LastErrorException;
 
         int sched_getscheduler(int pid) throws LastErrorException;
-
-        /** The CPUs thread {@code pid} (0: the calling one) may run on, as a bit mask of {@code size} bytes. */
-        int sched_getaffinity(int pid, long size, long[] mask) throws LastErrorException;
-
-        int sched_setaffinity(int pid, long size, long[] mask) throws LastErrorException;
     }
 
     /** A raise held by the calling thread until closed. */

@@ -473,8 +473,6 @@ public final class ConsoleWindow {
             overloadRaise = ToolkitThreads.raised(); // first, so that the stop's share keeps them
             overloadAll = dev.runaway.sys.AllThreadsRaise.start();
             overloadSweptNanos = System.nanoTime();
-            // Real-time readers on every CPU starved the display server this window waits on.
-            dev.runaway.sys.ScanCores.leaveOneFree(true);
         } else if (overloaded && System.nanoTime() - overloadSweptNanos > OVERLOAD_SWEEP_NANOS) {
             overloadAll.sweep();
             overloadSweptNanos = System.nanoTime();
@@ -483,7 +481,6 @@ public final class ConsoleWindow {
     }
 
     private void lowerAfterOverload() {
-        if (overloadRaise != null) dev.runaway.sys.ScanCores.leaveOneFree(false);
         if (overloadAll != null) overloadAll.close();
         if (overloadRaise != null) overloadRaise.close();
         overloadAll = null;

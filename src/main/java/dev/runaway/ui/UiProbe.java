@@ -192,7 +192,7 @@ public final class UiProbe implements AutoCloseable {
     }
 
     /** A stop driven through the window, in milliseconds (-1: not reached). */
-    public record WindowStop(long planMillis, long enterToGrowthStoppedMillis, long enterToZeroMillis, String state) {
+    public record WindowStop(long planMillis, long enterToGrowthStoppedMillis, long enterToZeroMillis, String state, String plan) {
     }
 
     /**
@@ -220,21 +220,23 @@ public final class UiProbe implements AutoCloseable {
             });
             if (!opened[0]) Thread.sleep(200);
         }
-        if (!opened[0]) return new WindowStop(-1, -1, -1, "the group never showed or could not be selected");
+        if (!opened[0]) return new WindowStop(-1, -1, -1, "the group never showed or could not be selected", "");
         boolean[] ready = {false};
         while (!ready[0] && System.nanoTime() < deadline) {
             onFx(() -> ready[0] = !window.stopPanel.confirm.isDisabled());
             if (!ready[0]) Thread.sleep(50);
         }
         long planMillis = (System.nanoTime() - planStart) / 1_000_000;
-        if (!ready[0]) return new WindowStop(planMillis, -1, -1, "no plan within the limit");
+        String[] plan = {""};
+        onFx(() -> plan[0] = window.stopPanel.plan.getText());
+        if (!ready[0]) return new WindowStop(planMillis, -1, -1, "no plan within the limit", plan[0]);
         // The watch must not be later than what it watches: raised like the stop it measures.
         try (var raised = dev.runaway.sys.Sched.raisedWhile()) {
-            return afterEnter(cgroup, deadline, planMillis);
+            return afterEnter(cgroup, deadline, planMillis, plan[0]);
         }
     }
 
-    private WindowStop afterEnter(java.nio.file.Path cgroup, long deadline, long planMillis) throws Exception {
+    private WindowStop afterEnter(java.nio.file.Path cgroup, long deadline, long planMillis, String plan) throws Exception {
         long enter = System.nanoTime();
         // A key as the keyboard gives it, to what has the focus: pressed, then released. A button
         // with the focus takes Enter itself, arming on the press and firing on the release (a press
@@ -263,7 +265,7 @@ public final class UiProbe implements AutoCloseable {
             if (state[0].startsWith("Zero")) zero = (System.nanoTime() - enter) / 1_000_000;
             else Thread.sleep(50);
         }
-        return new WindowStop(planMillis, growth, zero, state[0]);
+        return new WindowStop(planMillis, growth, zero, state[0], plan);
     }
 
     private static String read(java.nio.file.Path file) {

@@ -12,7 +12,6 @@ import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.util.Optional;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,50 +55,12 @@ class ConsoleOverloadTest {
             // Every other thread too (a collection waits for the slowest), one started since at the next sweep.
             int since = idle.tid();
             WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> ThreadPolicy.of(since) == ThreadPolicy.SCHED_RR);
-            // The scanning threads leave the display server a CPU (two here); the window's own threads do not.
-            assertThat(dev.runaway.sys.ScanCores.oneFree()).isTrue();
-            String all = cpusOf(0);
-            WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> threadsNamed("runaway-scan").stream().anyMatch(t -> !cpusOfOrAll(t, all).equals(all)));
-            assertThat(cpusOf(ToolkitThreads.others().get(0))).isEqualTo(cpusOf(0));
         }
         FxToolkit.cleanupStages();
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(ToolkitThreads.held()).isFalse();
         assertThat(ThreadPolicy.onFx()).as("the JavaFX thread once the window is closed").isEqualTo(ThreadPolicy.SCHED_OTHER);
         assertThat(ThreadPolicy.of(idle.tid())).as("a thread of the JVM's once the window is closed").isEqualTo(ThreadPolicy.SCHED_OTHER);
-        assertThat(dev.runaway.sys.ScanCores.oneFree()).as("every CPU again once the window is closed").isFalse();
-    }
-
-    /** The CPUs thread {@code tid} of this process may use ("0-1"); 0: the process's main entry. */
-    private static String cpusOf(int tid) throws java.io.IOException {
-        java.nio.file.Path status = tid == 0 ? java.nio.file.Path.of("/proc/self/status") : java.nio.file.Path.of("/proc/self/task/" + tid + "/status");
-        for (String line : java.nio.file.Files.readAllLines(status)) {
-            if (line.startsWith("Cpus_allowed_list:")) return line.substring(line.indexOf(':') + 1).strip();
-        }
-        return "";
-    }
-
-    private static String cpusOfOrAll(int tid, String all) {
-        try {
-            return cpusOf(tid);
-        } catch (java.io.IOException gone) {
-            return all;
-        }
-    }
-
-    /** The ids of this process's threads named {@code name} (the session's sampler runs one scan thread). */
-    private static List<Integer> threadsNamed(String name) throws java.io.IOException {
-        List<Integer> out = new java.util.ArrayList<>();
-        try (java.util.stream.Stream<java.nio.file.Path> tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
-            for (java.nio.file.Path t : tasks.toList()) {
-                try {
-                    if (java.nio.file.Files.readString(t.resolve("comm")).strip().equals(name)) out.add(Integer.parseInt(t.getFileName().toString()));
-                } catch (java.io.IOException gone) {
-                    // ended meanwhile
-                }
-            }
-        }
-        return out;
     }
 
     private final IdleThread idle = new IdleThread();
