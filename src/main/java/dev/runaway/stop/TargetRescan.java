@@ -159,7 +159,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         // at the start of a 20,000-task fire every exe read waited (its process mid-exec), and the
         // stop said "nothing matches" (bench stop).
         long patience = System.nanoTime() + UNREAD_PATIENCE_NANOS;
-        while ((scriptKey() ? maybeTheScript(scan.processes()) > 0 : programKeyUnseen(scan.processes()))
+        while ((scriptKey() ? maybeTheScript(scan.processes()) > 0 : programKeyUnseen(scan.processes(), scan.statsUnread()))
                 && System.nanoTime() < patience) {
             java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
             scan = table.scan(false);
@@ -179,10 +179,14 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         return selector instanceof Selector.Command c && !dev.runaway.analysis.CommandKeys.isProgram(c.key());
     }
 
-    /** A program's key that no process was seen to run, while some processes' executables are unread. */
-    private boolean programKeyUnseen(List<ProcessSample> processes) {
+    /**
+     * A program's key that no process was seen to run, while some processes' executables are
+     * unread, or new processes were left out of the scan because their stat waits (at the start
+     * of a 20,000-task fire all of them: the stop said "nothing matches" after 4 s, bench stop).
+     */
+    private boolean programKeyUnseen(List<ProcessSample> processes, int statsUnread) {
         if (!(selector instanceof Selector.Command c) || !dev.runaway.analysis.CommandKeys.isProgram(c.key())) return false;
-        boolean unread = false;
+        boolean unread = statsUnread > 0;
         for (ProcessSample p : processes) {
             if (c.key().equals(p.exe())) return false;
             if (p.exe().isEmpty() && p.cmdlineUnread()) unread = true;

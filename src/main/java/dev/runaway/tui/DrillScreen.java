@@ -100,7 +100,7 @@ public final class DrillScreen {
             var identity = StopSession.identityOf(PROC, pid);
             selector = new Selector.Process(identity == null ? new dev.runaway.model.ProcessIdentity(pid, 0) : identity);
         }
-        return new TerminalStop("drill " + drill.info().id() + " (" + selector.label() + ")", () -> core.open(selector), worker).open();
+        return new TerminalStop("drill " + drill.info().id() + " (" + selector.label() + ")", () -> core.open(selector), worker, core::confirmed).open();
     }
 
     /** The drill's v2 cgroup as /proc/PID/cgroup names it (its path below the v2 mount). */

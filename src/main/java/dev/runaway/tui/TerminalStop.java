@@ -5,6 +5,7 @@ import dev.runaway.model.ProcessSample;
 import dev.runaway.sandbox.StopOutcome;
 import dev.runaway.sandbox.StopStep;
 import dev.runaway.stop.StopEngine;
+import dev.runaway.stop.StopCore;
 import dev.runaway.stop.StopSession;
 
 import java.util.ArrayList;
@@ -35,10 +36,19 @@ final class TerminalStop {
      *               since at a task cap no new thread can start either
      */
     TerminalStop(String label, Supplier<StopSession> opener, Executor worker) {
+        this(label, opener, worker, s -> new StopCore.Confirmed(s, java.util.Optional.empty(), "", -1));
+    }
+
+    /** @param onEnter what runs once Enter confirms the plan shown ({@link StopCore#confirmed}: growth stopped first when it can be) */
+    TerminalStop(String label, Supplier<StopSession> opener, Executor worker, java.util.function.Function<StopSession, StopCore.Confirmed> onEnter) {
         this.label = label;
         this.opener = opener;
         this.worker = worker;
+        this.onEnter = onEnter;
     }
+
+    private final java.util.function.Function<StopSession, StopCore.Confirmed> onEnter;
+    private volatile StopCore.Confirmed confirmed;
 
     /** Plans on the worker; the plan shows when ready. */
     TerminalStop open() {
@@ -68,7 +78,10 @@ final class TerminalStop {
 
     private void run() {
         try {
-            session.run(false, step -> { });
+            StopCore.Confirmed c = onEnter.apply(session);
+            confirmed = c;
+            session = c.session();
+            c.session().run(false, step -> { });
         } catch (RuntimeException | Error e) {
             // An Error too: at a task cap "unable to create native thread" must end in an outcome, not a hang.
             failure = "the stop failed: " + e;
@@ -111,6 +124,7 @@ final class TerminalStop {
             case READY -> {
                 out.addAll(s.plan().describe());
                 if (!s.helperNote().isEmpty()) out.add(s.helperNote());
+                if (StopCore.mayStopGrowthFirst(s)) out.add(StopCore.FIRST_ON_ENTER);
                 out.add("");
                 out.add("Enter: stop these " + s.plan().members().size() + " processes    Esc: cancel (nothing is done)");
             }
@@ -118,6 +132,11 @@ final class TerminalStop {
                 out.add(s.plan().describe().get(0));
                 out.add("");
                 out.add("Steps:");
+                StopCore.Confirmed c = confirmed;
+                if (c != null && c.frozenFirst().isPresent()) {
+                    out.add("  growth stopped first, " + c.millisToGrowthStopped() + " ms after Enter: " + c.why()
+                            + " (the plan shown could not check that cgroup in time)");
+                }
                 for (StopStep step : s.steps()) out.add("  " + step);
                 if (!failure.isEmpty()) out.add("  " + failure);
                 if (phase == Phase.RUNNING) {

@@ -79,12 +79,29 @@ public final class GuidedStop {
         return null;
     }
 
-    /** Runs the confirmed plan: each step to {@code steps} and onto the timeline as it happens. */
-    public StopEngine.Outcome run(StopSession session, boolean keepRevoked, Consumer<StopStep> steps) {
-        String command = session.plan().command();
-        return session.run(keepRevoked, step -> {
+    /**
+     * How a confirmed stop went, timed from the confirmation: the engine's outcome, and whether
+     * growth was stopped through a cgroup before the plan's steps ({@link StopCore#confirmed}).
+     */
+    public record Ran(StopEngine.Outcome outcome, dev.runaway.stop.StopCore.Confirmed confirmed, long millisToGrowthStopped,
+                      long millisToZero) {
+    }
+
+    /**
+     * Runs the confirmed plan (or the one made after growth was stopped first, see {@link
+     * StopCore#confirmed}): each step to {@code steps} and onto the timeline as it happens.
+     */
+    public Ran run(StopSession session, boolean keepRevoked, Consumer<StopStep> steps) {
+        long confirmedAt = System.nanoTime();
+        dev.runaway.stop.StopCore.Confirmed c = core.confirmed(session);
+        String command = c.session().plan().command();
+        long runAt = System.nanoTime();
+        StopEngine.Outcome o = c.session().run(keepRevoked, step -> {
             events.accept(StepEvents.of(step, command, timeline));
             steps.accept(step);
         });
+        long before = (runAt - confirmedAt) / 1_000_000;
+        long growth = c.frozenFirst().isPresent() ? c.millisToGrowthStopped() : o.millisToGrowthStopped() < 0 ? -1 : before + o.millisToGrowthStopped();
+        return new Ran(o, c, growth, o.millisToZero() < 0 ? -1 : before + o.millisToZero());
     }
 }

@@ -119,6 +119,7 @@ final class StopPanel {
         }
         StringBuilder text = new StringBuilder(String.join("\n", p.plan().describe()));
         if (!p.helperNote().isEmpty()) text.append("\nHelper: ").append(p.helperNote());
+        if (dev.runaway.stop.StopCore.mayStopGrowthFirst(p)) text.append("\n").append(dev.runaway.stop.StopCore.FIRST_ON_ENTER);
         plan.setText(text.toString());
         confirm.setText(String.format(Locale.ROOT, "Stop %d processes", p.plan().members().size()));
         standBy();
@@ -162,7 +163,7 @@ final class StopPanel {
     }
 
     private void execute(StopSession p) {
-        StopEngine.Outcome outcome;
+        GuidedStop.Ran outcome;
         try {
             outcome = stop.run(p, false, step -> Platform.runLater(() -> {
                 steps.getItems().add(step.toString());
@@ -174,8 +175,8 @@ final class StopPanel {
             Platform.runLater(() -> finish("The stop failed: " + why, false));
             return;
         }
-        StopEngine.Outcome o = outcome;
-        Platform.runLater(() -> finish(summary(o), o.zeroConfirmed()));
+        GuidedStop.Ran o = outcome;
+        Platform.runLater(() -> finish(summary(o), o.outcome().zeroConfirmed()));
     }
 
     private void finish(String text, boolean zero) {
@@ -192,13 +193,16 @@ final class StopPanel {
         confirm.setManaged(false);
     }
 
-    static String summary(StopEngine.Outcome o) {
+    static String summary(GuidedStop.Ran ran) {
+        StopEngine.Outcome o = ran.outcome();
         StringBuilder b = new StringBuilder();
         if (o.zeroConfirmed()) {
             // The confirm-zero step's own time is longer: it watches that zero holds for the stable window.
             b.append(String.format(Locale.ROOT, "Zero confirmed: growth stopped %,d ms and zero %,d ms after you confirmed"
-                    + " (the confirm-zero step then watched it hold for the %d s stable window).", o.millisToGrowthStopped(),
-                    o.millisToZero(), StopEngine.STABLE_WINDOW.toSeconds()));
+                    + " (the confirm-zero step then watched it hold for the %d s stable window).", ran.millisToGrowthStopped(),
+                    ran.millisToZero(), StopEngine.STABLE_WINDOW.toSeconds()));
+            ran.confirmed().frozenFirst().ifPresent(cgroup -> b.append(" Growth was stopped first through the cgroup ").append(cgroup)
+                    .append(", which held only the group's processes: the plan shown could not check it in time."));
         } else if (o.status() == dev.runaway.sandbox.StopOutcome.Status.UNCONFIRMED) {
             b.append("Zero NOT confirmed: no target is alive, but ").append(o.unfollowed().size())
                     .append(" processes it may have started could not be followed (");
