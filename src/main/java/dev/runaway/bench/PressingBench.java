@@ -361,6 +361,8 @@ public final class PressingBench {
                 p = tools.start(new ProcessBuilder(command).redirectOutput(output.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD));
             }
             boolean ended = p.waitFor(LISTING_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+            // Where it waited: its program (still the spawner's, or a launcher's before the JVM) and kernel stacks.
+            String stuck = ended ? "" : whereStuck(p.pid());
             if (!ended) p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             double millis = (System.nanoTime() - start) / 1e6;
             String text = Files.readString(output, StandardCharsets.UTF_8);
@@ -374,7 +376,7 @@ public final class PressingBench {
                 processes = -1;
             }
             progress.printf("  %-36s %10.0f ms  %s%n", name, millis, ended ? String.format("%,d processes", processes)
-                    : "did not finish: killed");
+                    : "did not finish: killed; it was " + stuck);
             progress.flush();
             return new Listing(ended ? name : name + " (killed at the limit)", tasks, Math.round(millis * 10) / 10.0, processes);
         } finally {
