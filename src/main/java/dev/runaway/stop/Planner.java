@@ -102,11 +102,14 @@ public final class Planner {
     private String revokable(List<ProcessSample> targets, List<String> binaries) {
         if (targets.isEmpty()) return "no targets";
         Set<String> seen = new LinkedHashSet<>();
-        java.util.Map<Integer, String> late = unreadExes(targets);
+        Reread late = unreadExes(targets);
         for (ProcessSample t : targets) {
             // A zombie starts nothing, and its executable can no longer be read (init may be slow to reap it).
             if (t.state() == 'Z' || t.state() == 'X') continue;
-            String exe = t.exe().isEmpty() ? late.getOrDefault(t.pid(), "") : t.exe();
+            // Nor does one that has exited since the scan (a drill's middle process that lives a
+            // moment): its pid reads as gone, or as another process's.
+            if (late.gone().contains(t.pid())) continue;
+            String exe = t.exe().isEmpty() ? late.exes().getOrDefault(t.pid(), "") : t.exe();
             if (exe.isEmpty()) return "pid " + t.pid() + ": its executable cannot be read";
             String key = t.exe().isEmpty() ? dev.runaway.analysis.CommandKeys.of(t.cmdline(), exe, t.comm())
                     : dev.runaway.analysis.CommandKeys.of(t);
@@ -119,28 +122,39 @@ public final class Planner {
                 if (!v.disposable()) return v.why();
             }
         }
+        if (seen.isEmpty()) return "every target has exited since the scan";
         binaries.addAll(seen);
         return null;
     }
+
+    /** The exes read again, and the sampled processes found gone (exited, or their pid reused). */
+    private record Reread(java.util.Map<Integer, String> exes, Set<Integer> gone) {}
 
     /**
      * The executables the scan left unread (its exe read waits while a process is mid-exec, and
      * a scan does not wait for it), read once more now with a deadline; only for the very
      * process sampled (same start time), never a pid reused since.
      */
-    private static java.util.Map<Integer, String> unreadExes(List<ProcessSample> targets) {
+    private static Reread unreadExes(List<ProcessSample> targets) {
         java.util.Map<Integer, ProcessSample> unread = new java.util.HashMap<>();
         for (ProcessSample t : targets) {
             if (t.exe().isEmpty() && t.state() != 'Z' && t.state() != 'X') unread.put(t.pid(), t);
         }
-        if (unread.isEmpty()) return java.util.Map.of();
+        if (unread.isEmpty()) return new Reread(java.util.Map.of(), Set.of());
         java.util.Map<Integer, String> out = new java.util.HashMap<>();
-        ExeReads.read(PROC, unread.keySet().stream().mapToInt(Integer::intValue).toArray(), 250).exes().forEach((pid, exe) -> {
-            boolean same = dev.runaway.procfs.ProcStat.read(PROC, pid)
-                    .map(s -> s.startTicks() == unread.get(pid).identity().startTicks()).orElse(false);
-            if (!exe.isEmpty() && same) out.put(pid, exe);
-        });
-        return out;
+        java.util.Map<Integer, String> exes = ExeReads.read(PROC, unread.keySet().stream().mapToInt(Integer::intValue).toArray(), 250).exes();
+        Set<Integer> gone = new java.util.HashSet<>();
+        // Stat after the exe read: a process that is the sampled one, alive, after its exe was read
+        // was that process when it was read (a pid is not reused while its process lives).
+        for (ProcessSample t : unread.values()) {
+            boolean same = dev.runaway.procfs.ProcStat.read(PROC, t.pid())
+                    .filter(s -> !s.isZombie())
+                    .map(s -> s.startTicks() == t.identity().startTicks()).orElse(false);
+            String exe = exes.getOrDefault(t.pid(), "");
+            if (!same) gone.add(t.pid());
+            else if (!exe.isEmpty()) out.put(t.pid(), exe);
+        }
+        return new Reread(out, gone);
     }
 
     private static final Path PROC = Path.of("/proc");

@@ -30,8 +30,8 @@ class PlannerUnreadExeTest {
     @TempDir
     Path temp;
 
-    private static StopPlan plan(ProcessSample target) {
-        Targets targets = new Targets(new Selector.Command(target.exe()), List.of(target), Optional.empty(), "no cgroup", List.of(),
+    private static StopPlan plan(ProcessSample... target) {
+        Targets targets = new Targets(new Selector.Command(target[0].exe()), List.of(target), Optional.empty(), "no cgroup", List.of(),
                 List.of(), Targets.Following.KEY);
         return new Planner(Disposable.forThisUser(), true).plan(targets);
     }
@@ -56,7 +56,28 @@ class PlannerUnreadExeTest {
             assertThat(same.binaries()).containsExactly(tool.toString());
 
             StopPlan reused = plan(unread((int) p.pid(), start + 1, tool)); // another process under that pid
-            assertThat(reused.refused().get(Lever.REVOKE_EXEC)).contains("its executable cannot be read");
+            assertThat(reused.refused().get(Lever.REVOKE_EXEC)).contains("every target has exited since the scan");
+            assertThat(reused.binaries()).isEmpty();
+        }
+    }
+
+    /** The suite once refused revoking because a drill's middle process, sampled alive, had exited. */
+    @Test
+    void aTargetThatExitedSinceTheScanStartsNothingAndDoesNotRefuseRevoking() throws Exception {
+        Path tool = temp.resolve("cache/tool");
+        Files.createDirectories(tool.getParent());
+        Files.copy(Path.of("/bin/sleep"), tool);
+        tool.toFile().setExecutable(true);
+        try (Sandbox box = Sandboxes.create(SandboxSpec.of("test-planner-exited", 4))) {
+            Process live = box.start(new ProcessBuilder(tool.toString(), "600"));
+            Process brief = box.start(new ProcessBuilder(tool.toString(), "600"));
+            long liveStart = ProcStat.read(Path.of("/proc"), (int) live.pid()).orElseThrow().startTicks();
+            long briefStart = ProcStat.read(Path.of("/proc"), (int) brief.pid()).orElseThrow().startTicks();
+            brief.destroyForcibly().waitFor(); // reaped: its pid reads as gone
+
+            StopPlan plan = plan(unread((int) live.pid(), liveStart, tool), unread((int) brief.pid(), briefStart, tool));
+            assertThat(plan.refused()).doesNotContainKey(Lever.REVOKE_EXEC);
+            assertThat(plan.binaries()).containsExactly(tool.toString());
         }
     }
 }
