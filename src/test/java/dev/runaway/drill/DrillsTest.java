@@ -62,7 +62,9 @@ class DrillsTest {
                 Set<Integer> pids = new HashSet<>();
                 members.forEach(m -> pids.add(m.pid()));
                 settled = members.stream().filter(m -> !pids.contains(m.ppid())).toList();
-            } while (settled.size() < members.size() - 3 && System.nanoTime() < deadline);
+                // Slots a middle frees when it exits are taken again by the next level: wait for that
+                // too (the suite once looked in between, 18 settled of 21).
+            } while ((settled.size() < members.size() - 3 || settled.size() < 20) && System.nanoTime() < deadline);
             assertThat(settled.size()).as("all but at most one middle process per chain are parented outside")
                     .isGreaterThanOrEqualTo(members.size() - 3).isGreaterThanOrEqualTo(20);
             Set<Integer> pids = new HashSet<>();
