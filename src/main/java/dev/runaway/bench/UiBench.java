@@ -30,7 +30,20 @@ public final class UiBench {
     /** What was measured. */
     public record Result(int sleepers, int processesSeen, int rowsMade, double seconds, double scanMedianMs,
                          double scanWorstMs, UiProbe.Figures ui, double cpuCores, long rssBytes, int pressing,
-                         double pulsesPerSecond, double loadAverageMax, UiProbe.WindowStop windowStop) {
+                         double pulsesPerSecond, double loadAverageMax, UiProbe.WindowStop windowStop, FireSession fireSession) {
+    }
+
+    /**
+     * Where the pressing drill's session is. Xvfb under xvfb-run shares the bench's session; on a
+     * desktop the display server has a session (or cgroup) of its own, apart from a runaway started
+     * in a terminal or a CI job, and the kernel shares the CPU between sessions (autogroup) or
+     * cgroups before it shares it between their tasks.
+     */
+    public enum FireSession {
+        /** The runaway leads a session of its own, apart from the bench, its window and Xvfb: as on a desktop. */
+        OWN,
+        /** The runaway in the bench's session, with Xvfb: a display server starved with the runaway's own tasks. */
+        SHARED
     }
 
     private final int sleepers;
@@ -38,14 +51,16 @@ public final class UiBench {
     private final Duration warmUp;
     private final PrintWriter progress;
     private final int pressing;
+    private final FireSession fireSession;
 
     public UiBench(int sleepers, Duration duration, Duration warmUp, PrintWriter progress) {
-        this(sleepers, 0, duration, warmUp, progress);
+        this(sleepers, 0, FireSession.OWN, duration, warmUp, progress);
     }
 
     /** With {@code pressing} tasks of the pressing drill at their cap beside the sleepers: a machine on fire. */
-    public UiBench(int sleepers, int pressing, Duration duration, Duration warmUp, PrintWriter progress) {
+    public UiBench(int sleepers, int pressing, FireSession fireSession, Duration duration, Duration warmUp, PrintWriter progress) {
         this.pressing = pressing;
+        this.fireSession = fireSession;
         this.sleepers = sleepers;
         this.duration = duration;
         this.warmUp = warmUp;
@@ -82,8 +97,10 @@ public final class UiBench {
                     Thread.sleep(Math.max(3000, warmUp.toMillis() / 2));
                     if (pressing > 0) {
                         // As a user meets a fire: the console already open, then the runaway starts.
-                        fire = dev.runaway.drill.Drills.start(dev.runaway.drill.Scenario.PRESSING, pressing, lifetime, false);
-                        progress.printf("%,d tasks of the pressing drill %s on their way to their cap%n", pressing, fire.info().id());
+                        fire = dev.runaway.drill.Drills.start(dev.runaway.drill.Scenario.PRESSING, pressing, 0, lifetime, false,
+                                fireSession == FireSession.OWN);
+                        progress.printf("%,d tasks of the pressing drill %s on their way to their cap, %s%n", pressing, fire.info().id(),
+                                fireSession == FireSession.OWN ? "in a session of their own" : "in the bench's session (with Xvfb)");
                         progress.flush();
                         long capDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
                         while ((fire.sandbox().taskCount() < pressing || fire.sandbox().failedForks() <= 0) && System.nanoTime() < capDeadline) {
@@ -130,7 +147,7 @@ public final class UiBench {
                     return new Result(sleepers, processes[0], probe.rows(), Math.round(seconds * 10) / 10.0,
                             sorted.isEmpty() ? Double.NaN : round(ScanBench.median(sorted)),
                             sorted.isEmpty() ? Double.NaN : round(sorted.get(sorted.size() - 1)), probe.figures(),
-                            round(cores), ScanBench.peakRssBytes(), pressing, round(pulseRate), round(loadMax[0]), windowStop[0]);
+                            round(cores), ScanBench.peakRssBytes(), pressing, round(pulseRate), round(loadMax[0]), windowStop[0], fireSession);
                 } finally {
                     probe.close();
                     if (fire != null) fire.close();

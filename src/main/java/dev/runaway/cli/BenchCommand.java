@@ -56,6 +56,12 @@ public final class BenchCommand implements Callable<Integer> {
             + " ui: N pressing tasks at their cap beside the --procs sleepers")
     Integer pressing;
 
+    @Option(names = "--fire-session", paramLabel = "S", defaultValue = "OWN",
+            description = "ui --pressing: OWN puts the runaway in a session of its own, as one started in another terminal or a CI"
+                    + " job, apart from the display server (default: ${DEFAULT-VALUE}); SHARED puts it in the bench's session, with"
+                    + " xvfb-run's Xvfb, whose tasks then share one slice of the CPU with the runaway's")
+    dev.runaway.bench.UiBench.FireSession fireSession;
+
     @Option(names = "--cli-limit", paramLabel = "DURATION", defaultValue = "180s", converter = Durations.class,
             description = "stop --pressing: how long the command line's stop may take before it is killed (default: ${DEFAULT-VALUE})")
     Duration cliLimit;
@@ -181,7 +187,7 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("runaway bench: ui needs a display (run it under Xvfb: xvfb-run -a runaway bench ui)");
             return 2;
         }
-        var r = new dev.runaway.bench.UiBench(procs, pressing == null ? 0 : pressing, Duration.ofSeconds(seconds),
+        var r = new dev.runaway.bench.UiBench(procs, pressing == null ? 0 : pressing, fireSession, Duration.ofSeconds(seconds),
                 Duration.ofSeconds(warmUp), err).run();
         if (json) {
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
@@ -189,7 +195,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         var u = r.ui();
         out.printf("console window with %,d sleepers%s (%,d processes seen, %,d rows made in the chains view), %.0f s measured%n",
-                r.sleepers(), r.pressing() > 0 ? String.format(" and %,d pressing tasks at their cap", r.pressing()) : "",
+                r.sleepers(), r.pressing() > 0 ? String.format(" and %,d pressing tasks at their cap (%s)", r.pressing(),
+                        r.fireSession() == dev.runaway.bench.UiBench.FireSession.OWN ? "in a session of their own"
+                                : "in the bench's session, with Xvfb") : "",
                 r.processesSeen(), r.rowsMade(), r.seconds());
         out.printf("pulses: %.1f per second (10 Hz wanted); load average up to %.0f%n", r.pulsesPerSecond(), r.loadAverageMax());
         out.printf("scan: median %.1f ms, worst %.1f ms%n", r.scanMedianMs(), r.scanWorstMs());

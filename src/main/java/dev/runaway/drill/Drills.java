@@ -52,6 +52,15 @@ public final class Drills {
      */
     public static Drill start(Scenario scenario, int maxTasks, long memoryMaxBytes, Duration lifetime, boolean detach)
             throws IOException {
+        return start(scenario, maxTasks, memoryMaxBytes, lifetime, detach, false);
+    }
+
+    /**
+     * With {@code ownSession}, the drill leads a session of its own, as a runaway started from
+     * another terminal or a CI job does (not the caller's, which may hold a display server).
+     */
+    public static Drill start(Scenario scenario, int maxTasks, long memoryMaxBytes, Duration lifetime, boolean detach,
+                              boolean ownSession) throws IOException {
         cleanStaleFolders();
         String id = LABEL_PREFIX + scenario.key() + "-" + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
         SandboxSpec spec = SandboxSpec.of(id, maxTasks).withLifetime(lifetime);
@@ -67,7 +76,7 @@ public final class Drills {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(folder.resolve("drill.log").toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-            Process root = sandbox.start(builder);
+            Process root = ownSession ? sandbox.startInOwnSession(builder) : sandbox.start(builder);
             DrillInfo info = new DrillInfo(id, scenario, sandbox.id(), sandbox.containment(), maxTasks, root.pid(),
                     folder.toString(), levelMiB, Instant.now(), lifetime.toSeconds(), detach);
             JSON.writeValue(folder.resolve("drill.json").toFile(), info);

@@ -170,9 +170,19 @@ public final class CgroupSandbox implements Sandbox {
 
     @Override
     public Process start(ProcessBuilder builder) throws IOException {
+        return start(builder, false);
+    }
+
+    @Override
+    public Process startInOwnSession(ProcessBuilder builder) throws IOException {
+        return start(builder, true);
+    }
+
+    private Process start(ProcessBuilder builder, boolean ownSession) throws IOException {
         if (report != null) throw new IllegalStateException("sandbox " + id() + " is torn down");
         List<String> options = new ArrayList<>();
         for (Path dir : dirs.all()) options.addAll(List.of("--cgroup", dir.toString()));
+        if (ownSession) options.add("--setsid");
         Process process = Enter.start(builder, options);
         awaitJoined(process);
         return process;

@@ -25,6 +25,13 @@ public sealed interface Sandbox extends AutoCloseable permits CgroupSandbox, Ses
      */
     Process start(ProcessBuilder builder) throws IOException;
 
+    /**
+     * As {@link #start}, the command leading a session of its own, as a runaway started from
+     * another terminal or a CI job does: the kernel's scheduler then shares the CPU between
+     * sessions (autogroup) or cgroups before it shares it between their tasks.
+     */
+    Process startInOwnSession(ProcessBuilder builder) throws IOException;
+
     /** Pids of every member now (processes, not threads). */
     Set<Integer> memberPids();
 

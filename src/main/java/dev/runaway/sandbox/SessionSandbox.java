@@ -63,6 +63,11 @@ public final class SessionSandbox implements Sandbox {
     }
 
     @Override
+    public Process startInOwnSession(ProcessBuilder builder) throws IOException {
+        return start(builder); // every start here leads a session of its own
+    }
+
+    @Override
     public Process start(ProcessBuilder builder) throws IOException {
         if (report != null) throw new IllegalStateException("sandbox " + id + " is torn down");
         int limit = userTasks() + spec.tasksMax();
