@@ -84,13 +84,16 @@ public final class StopOrder {
         void restore(Log log);
     }
 
+    /** How many timeouts zero may take in all while the count keeps falling. */
+    static final int PROGRESS_LIMIT = 6;
+
     private final Duration stableWindow;
     private final Duration timeout;
     private final long pollMillis;
 
     /**
      * @param stableWindow how long zero must hold (0: one zero reading is final, as for a frozen cgroup)
-     * @param timeout      how long to wait for zero
+     * @param timeout      how long to wait for zero without a member gone (see {@link #PROGRESS_LIMIT})
      */
     public StopOrder(Duration stableWindow, Duration timeout, long pollMillis) {
         this.stableWindow = stableWindow;
@@ -127,12 +130,21 @@ public final class StopOrder {
             target.kill(held, log);
             long t = System.nanoTime();
             long deadline = t + timeout.toNanos();
+            // A killed set still falling is still dying: the kernel tears thousands of processes down
+            // at its own pace (16 s for 20,000 pressing tasks after one cgroup.kill on a slow day), so
+            // each new low moves the deadline on, up to PROGRESS_LIMIT timeouts in all.
+            long lastChance = t + timeout.toNanos() * PROGRESS_LIMIT;
+            int lowest = Integer.MAX_VALUE;
             long zeroSince = -1;
             int checks = 0;
             while (true) {
                 checks++;
                 end = target.census();
                 long now = System.nanoTime();
+                if (end.count() < lowest) {
+                    if (lowest != Integer.MAX_VALUE) deadline = Math.min(lastChance, Math.max(deadline, now + timeout.toNanos()));
+                    lowest = end.count();
+                }
                 if (end.empty()) {
                     if (zeroSince < 0) zeroSince = now;
                     if (now - zeroSince >= stableWindow.toNanos()) {
@@ -156,7 +168,10 @@ public final class StopOrder {
                     zeroSince = -1;
                     if (now > deadline) {
                         log.step(Phase.CONFIRM_ZERO, Action.RESCAN, end.count(), Result.NOT_REACHED,
-                                "zero not reached within " + timeout.toSeconds() + " s", t);
+                                deadline >= lastChance
+                                        ? "zero not reached: " + end.count() + " left after " + (now - t) / 1_000_000_000L + " s"
+                                        : "zero not reached: " + end.count() + " left, none gone in the last "
+                                        + (timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms"), t);
                         break;
                     }
                     target.killStragglers(end, log);
