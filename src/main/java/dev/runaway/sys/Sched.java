@@ -39,12 +39,6 @@ public final class Sched {
     private static final int PRIO_PROCESS = 0;
     /** The lowest real-time priority: above every ordinary task, below the kernel's own real-time threads. */
     private static final int RR_PRIORITY = 1;
-    /**
-     * For the threads that draw a window: one above the console's own scanning threads. Threads
-     * of one round-robin priority take 100 ms turns on a CPU, and at 20,000 pressing tasks the
-     * renderer, runnable behind the scan's readers, held a frame 750 ms (bench ui).
-     */
-    public static final int DISPLAY_PRIORITY = 2;
 
     /** Off with {@code -Drunaway.realtime=false}. */
     private static final boolean ENABLED = !"false".equals(System.getProperty("runaway.realtime"));
@@ -58,15 +52,15 @@ public final class Sched {
      * ("SCHED_RR 1", "nice -20"), or "" when neither was allowed.
      */
     public static String aheadOfOrdinaryTasks() {
-        return aheadOfOrdinaryTasks(0, RR_PRIORITY);
+        return aheadOfOrdinaryTasks(0);
     }
 
     /** As {@link #aheadOfOrdinaryTasks()} for thread {@code tid} of this process (0: the calling thread). */
-    private static String aheadOfOrdinaryTasks(int tid, int priority) {
+    private static String aheadOfOrdinaryTasks(int tid) {
         if (!ENABLED) return "";
         try {
-            Calls.INSTANCE.sched_setscheduler(tid, SCHED_RR | SCHED_RESET_ON_FORK, new int[] {priority});
-            return "SCHED_RR " + priority;
+            Calls.INSTANCE.sched_setscheduler(tid, SCHED_RR | SCHED_RESET_ON_FORK, new int[] {RR_PRIORITY});
+            return "SCHED_RR " + RR_PRIORITY;
         } catch (LastErrorException | UnsatisfiedLinkError notAllowed) {
             // not privileged: try the strongest nice
         }
@@ -92,11 +86,6 @@ public final class Sched {
      * thread that this code does not run on, such as JavaFX's renderer); 0 is the calling thread.
      */
     public static Raised raisedWhile(int tid) {
-        return raisedWhile(tid, RR_PRIORITY);
-    }
-
-    /** As {@link #raisedWhile(int)} at a real-time {@code priority} of its own (see {@link #DISPLAY_PRIORITY}). */
-    public static Raised raisedWhile(int tid, int priority) {
         int policy;
         try {
             policy = ENABLED ? Calls.INSTANCE.sched_getscheduler(tid) & ~SCHED_RESET_ON_FORK : -1;
@@ -114,7 +103,7 @@ public final class Sched {
                 }
             };
         }
-        String got = aheadOfOrdinaryTasks(tid, priority);
+        String got = aheadOfOrdinaryTasks(tid);
         return new Raised() {
             public String words() {
                 return got;
