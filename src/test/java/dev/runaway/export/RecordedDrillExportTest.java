@@ -52,14 +52,19 @@ class RecordedDrillExportTest {
         Timeline timeline = Timeline.startingNow("drill linear");
         StopEngine.Outcome outcome;
         String worker;
+        double outsideRate;
         try (LiveAnalysis live = LiveAnalysis.live();
              IncidentRecorder recorder = new IncidentRecorder(timeline, Optional.of(new RecordingWriter(file, 64L << 20,
                      RecordingWriter.fields().put("source", "drill linear").put("started", timeline.started().toString()))))) {
             recorder.attach(live);
             live.start();
             Thread.sleep(1000); // a second of the machine at rest first
+            long startedNanos = System.nanoTime();
             try (Drill drill = Drills.start(Scenario.LINEAR, 200, Duration.ofMinutes(2), false)) {
                 Caps.awaitRefusedFork(drill.sandbox(), 40);
+                // The drill's own pace, from outside: its cap reached after this long (the drill aims
+                // at 32 levels a second; a loaded suite run once grew at 9.4).
+                outsideRate = 200 / ((System.nanoTime() - startedNanos) / 1e9);
                 Thread.sleep(2000); // held at its cap
                 worker = Files.readSymbolicLink(PROC.resolve(drill.info().rootPid() + "/exe")).toString();
                 PulseReader pulse = PulseReader.live();
@@ -82,8 +87,11 @@ class RecordedDrillExportTest {
                 .findFirst().orElseThrow();
         assertThat(group.peakTasks()).isBetween(195, 200);
         assertThat(group.growth()).isEqualTo("linear");
-        // The drill aims at 32 levels a second; a loaded suite run once recorded 9.4.
-        assertThat(group.tasksPerSecond()).isBetween(4.0, 60.0);
+        // The recorded rate is the drill's as seen from outside (the median of the scans' rates
+        // while it grew against the average to the cap, start-up included), and never more than
+        // its aim allows.
+        assertThat(group.tasksPerSecond()).as("outside: %.1f tasks/s", outsideRate)
+                .isBetween(outsideRate / 1.5, outsideRate * 1.5).isLessThanOrEqualTo(60.0);
         assertThat(group.capTasks()).isEqualTo(200);
         assertThat(s.caps()).anySatisfy(f -> assertThat(f.title()).startsWith("pids.max"));
         assertThat(s.zeroConfirmed()).isTrue();
