@@ -153,6 +153,14 @@ class DrillsTest {
         }
         most = Math.max(most, s.tasks());
         assertThat(s.failedForks()).as("the cap refused a fork (log: %s)", log(drill)).isPositive();
+        // The orphans' middle processes exit a moment after a refusal and their levels fork again:
+        // the count may dip below the cap first (a suite run read 26 of 30).
+        long refill = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (s.tasks() < cap - 3 && System.nanoTime() < refill) {
+            Thread.sleep(20);
+            s = monitor.sample();
+            most = Math.max(most, s.tasks());
+        }
         assertThat(most).as("never past the cap").isLessThanOrEqualTo(cap);
         assertThat(s.tasks()).as("grew to the cap").isGreaterThanOrEqualTo(cap - 3);
         return most;
