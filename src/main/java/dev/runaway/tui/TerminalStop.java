@@ -112,8 +112,12 @@ final class TerminalStop {
     List<String> lines() {
         List<String> out = new ArrayList<>();
         out.add("GUIDED STOP  " + label);
+        // The phase before the session: plan() writes the session first, then the phase, so a READY
+        // read here sees its session (read the other way round, a plan finishing in between
+        // showed READY with no session: a suite run's top died on it).
+        Phase now = phase;
         StopSession s = session;
-        switch (phase) {
+        switch (now) {
             case PLANNING -> out.add("Reading the targets and planning...");
             case REFUSED -> {
                 String why = !failure.isEmpty() ? failure : s.refusal().map(StopSession.Refusal::words).orElse("refused");
