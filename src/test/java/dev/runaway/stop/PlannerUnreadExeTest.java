@@ -41,12 +41,18 @@ class PlannerUnreadExeTest {
                 List.of(tool.toString(), "600"), "", "");
     }
 
-    @Test
-    void anExeTheScanLeftUnreadIsReadAgainForTheSameProcessOnly() throws Exception {
+    /** A copy of sleep in a test cache: a disposable binary whose execute bit may be revoked. */
+    private Path disposableTool() throws java.io.IOException {
         Path tool = temp.resolve("cache/tool");
         Files.createDirectories(tool.getParent());
         Files.copy(Path.of("/bin/sleep"), tool);
         tool.toFile().setExecutable(true);
+        return tool;
+    }
+
+    @Test
+    void anExeTheScanLeftUnreadIsReadAgainForTheSameProcessOnly() throws Exception {
+        Path tool = disposableTool();
         try (Sandbox box = Sandboxes.create(SandboxSpec.of("test-planner-unread-exe", 4))) {
             Process p = box.start(new ProcessBuilder(tool.toString(), "600"));
             long start = ProcStat.read(Path.of("/proc"), (int) p.pid()).orElseThrow().startTicks();
@@ -64,10 +70,7 @@ class PlannerUnreadExeTest {
     /** The suite once refused revoking because a drill's middle process, sampled alive, had exited. */
     @Test
     void aTargetThatExitedSinceTheScanStartsNothingAndDoesNotRefuseRevoking() throws Exception {
-        Path tool = temp.resolve("cache/tool");
-        Files.createDirectories(tool.getParent());
-        Files.copy(Path.of("/bin/sleep"), tool);
-        tool.toFile().setExecutable(true);
+        Path tool = disposableTool();
         try (Sandbox box = Sandboxes.create(SandboxSpec.of("test-planner-exited", 4))) {
             Process live = box.start(new ProcessBuilder(tool.toString(), "600"));
             Process brief = box.start(new ProcessBuilder(tool.toString(), "600"));
