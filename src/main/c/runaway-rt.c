@@ -337,25 +337,40 @@ static int shared_by_design(const char *cg) {
     return strcmp(cg, "/") == 0 || (n >= 6 && strcmp(cg + n - 6, ".slice") == 0) || strstr(cg, "/..") != NULL;
 }
 
+/* 1 when PID's v2 cgroup is CG or below it, or PID is gone (it holds no slot); else 0. */
+static int inside_or_gone(int pid, const char *cg) {
+    char path[64], text[4096], at[PATH_MAX];
+    snprintf(path, sizeof path, "/proc/%d/cgroup", pid);
+    if (read_small(path, text, sizeof text) < 0) return errno == ENOENT || errno == ESRCH;
+    if (cgroup_line(text, "", at, sizeof at) < 0) return 0;
+    size_t n = strlen(cg);
+    return strncmp(at, cg, n) == 0 && (at[n] == 0 || at[n] == '/');
+}
+
 /*
- * The pids.max that governs CG when it holds only members: v2's own, or the v1 pids cgroup
- * of FIRST when everything in it (and below) is a member (Actuator.pidsMaxOf). "" when none.
+ * The pids.max that governs CG (v2 path) when it holds only CG's processes: v2's own, or the
+ * v1 pids cgroup of a member when everything in it (and below) is in CG (Actuator.pidsMaxOf).
+ * The runaway forks and exits meanwhile: a member may be gone, and the v1 cgroup may hold
+ * children born since MEMBERS was listed, so those are checked one by one. "" when none.
  */
-static void pids_max_of(const char *v2dir, int first, const struct pids *members, char *out, size_t size) {
+static void pids_max_of(const char *v2dir, const char *cg, const struct pids *members, char *out, size_t size) {
     out[0] = 0;
     char path[PATH_MAX], text[4096], v1[PATH_MAX];
     if (join(path, sizeof path, v2dir, "pids.max") == 0 && access(path, W_OK) == 0) {
         snprintf(out, size, "%s", path);
         return;
     }
-    snprintf(path, sizeof path, "/proc/%d/cgroup", first);
-    if (read_small(path, text, sizeof text) < 0 || cgroup_line(text, "pids", v1, sizeof v1) < 0) return;
-    if (strcmp(v1, "/") == 0 || strstr(v1, "..")) return;
+    int found = 0;
+    for (size_t i = 0; i < members->n && !found; i++) {
+        snprintf(path, sizeof path, "/proc/%d/cgroup", members->at[i]);
+        found = read_small(path, text, sizeof text) >= 0 && cgroup_line(text, "pids", v1, sizeof v1) == 0;
+    }
+    if (!found || strcmp(v1, "/") == 0 || strstr(v1, "..")) return;
     char dir[PATH_MAX];
     if (join(dir, sizeof dir, "/sys/fs/cgroup/pids", v1 + 1) < 0) return;
     struct pids in = {0};
     int ok = members_below(dir, &in, 0) == 0;
-    for (size_t i = 0; ok && i < in.n; i++) ok = has_pid(members, in.at[i]);
+    for (size_t i = 0; ok && i < in.n; i++) ok = has_pid(members, in.at[i]) || inside_or_gone(in.at[i], cg);
     free(in.at);
     if (!ok) return;
     if (join(path, sizeof path, dir, "pids.max") == 0 && access(path, W_OK) == 0) snprintf(out, size, "%s", path);
@@ -494,7 +509,7 @@ static int first_lever(const char *key, struct lever *l) {
     phase(l, "check");
 
     char *pids_max = l->pids_max, *old = l->old;
-    pids_max_of(dir, first, &members, pids_max, sizeof l->pids_max);
+    pids_max_of(dir, cg, &members, pids_max, sizeof l->pids_max);
     if (pids_max[0]) {
         if (read_small(pids_max, old, sizeof l->old) <= 0) pids_max[0] = 0;
         else {

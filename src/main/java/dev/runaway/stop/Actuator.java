@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Iterator;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -154,26 +155,46 @@ public final class Actuator implements Actions, AutoCloseable {
         }
     }
 
-    /** The pids.max governing this cgroup when that pids cgroup holds only its members; else null. */
+    /**
+     * The pids.max governing this cgroup when that pids cgroup holds only its processes; else null.
+     * The runaway forks and exits meanwhile: a member may be gone, and the pids cgroup may hold
+     * children born since the members were listed, so those are checked one by one (runaway-rt's
+     * pids_max_of does the same before the JVM).
+     */
     private Path pidsMaxOf(String cgroup) {
         Path v2 = dir(cgroup).resolve("pids.max");
         if (Files.exists(v2)) return v2;
         Set<Integer> members = members(cgroup);
         if (members.isEmpty() || v1Pids == null) return null;
         String path = null;
+        for (Iterator<Integer> it = members.iterator(); path == null && it.hasNext(); ) {
+            path = cgroupLine(it.next(), ":pids:");
+        }
+        if (path == null || path.equals("/") || path.contains("..")) return null;
+        Path dir = v1Pids.resolve(path.substring(1));
+        for (int pid : CgroupFiles.membersRecursive(dir)) {
+            if (!members.contains(pid) && !insideOrGone(pid, cgroup)) return null; // never cap others
+        }
+        return Files.exists(dir.resolve("pids.max")) ? dir.resolve("pids.max") : null;
+    }
+
+    /** The path after TAG in /proc/PID/cgroup ("0::" for v2, ":pids:" for v1 pids); null when unread. */
+    private String cgroupLine(int pid, String tag) {
         try {
-            for (String line : Files.readAllLines(procRoot.resolve(members.iterator().next() + "/cgroup"))) {
-                int at = line.indexOf(":pids:");
-                if (at >= 0) path = line.substring(at + 6);
+            for (String line : Files.readAllLines(procRoot.resolve(pid + "/cgroup"))) {
+                if (tag.equals("0::") ? line.startsWith(tag) : line.contains(tag)) return line.substring(line.indexOf(tag) + tag.length());
             }
         } catch (IOException | RuntimeException gone) {
             return null;
         }
-        if (path == null || path.equals("/") || path.contains("..")) return null;
-        Path dir = v1Pids.resolve(path.substring(1));
-        Set<Integer> inPids = CgroupFiles.membersRecursive(dir);
-        if (!members.containsAll(inPids)) return null; // the pids cgroup holds others too: never cap them
-        return Files.exists(dir.resolve("pids.max")) ? dir.resolve("pids.max") : null;
+        return null;
+    }
+
+    /** PID is in CGROUP (v2) or below it, or it is gone and holds no slot. */
+    private boolean insideOrGone(int pid, String cgroup) {
+        String at = cgroupLine(pid, "0::");
+        if (at == null) return !Files.exists(procRoot.resolve(Integer.toString(pid)));
+        return at.equals(cgroup) || at.startsWith(cgroup.endsWith("/") ? cgroup : cgroup + "/");
     }
 
     /** Members of a cgroup and its children; cgroupfs lets anyone read them. */
