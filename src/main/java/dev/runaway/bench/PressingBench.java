@@ -56,6 +56,7 @@ public final class PressingBench {
     public enum Method { CLI, CONSOLE, NAIVE, CGROUP_KILL, LISTINGS }
 
     private static final Path PROC = Path.of("/proc");
+    /** A trial's drill and its tools' sandbox (the tools' lifetime is this, and the command line's limit, per trial). */
     private static final Duration LIFETIME = Duration.ofMinutes(15);
     /** A listing that takes longer is killed: a fire must not hold the shared machine for minutes. */
     private static final Duration LISTING_LIMIT = Duration.ofSeconds(120);
@@ -89,7 +90,8 @@ public final class PressingBench {
         List<Stop> stops = new ArrayList<>();
         List<Listing> listings = new ArrayList<>();
         try (PidMax pidMax = PidMax.atLeast(tasks + tasksNow() + 16_384, progress);
-             Sandbox tools = Sandboxes.create(SandboxSpec.of("bench-pressing-tools", 4096).withLifetime(LIFETIME))) {
+             Sandbox tools = Sandboxes.create(SandboxSpec.of("bench-pressing-tools", 4096)
+                     .withLifetime(LIFETIME.plus(cliLimit).multipliedBy(trials)))) { // 15 min for all: its watchdog took it down mid-run
             for (int t = 0; t < trials; t++) {
                 if (methods.contains(Method.CLI)) stops.add(guidedCli(tools, listings, t == 0 && methods.contains(Method.LISTINGS)));
                 if (methods.contains(Method.CONSOLE)) stops.add(consolePath());

@@ -58,6 +58,12 @@ public final class ProcessTable {
     private int[] followed; // the last pids made from events rather than a listing
     private final ExeCmdlineReads cmdlines;
     private final java.util.Queue<ExeCmdlineReads.Late> lateCmdlines = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /**
+     * New processes whose stat came after their scan gave up on it. During a fire most reads of a
+     * pressing task's stat wait (it is mid-fork) and return seconds later: dropped, they were read
+     * again and waited again, and the window's table held 1,854 of 20,000 processes (bench ui).
+     */
+    private final java.util.Queue<ProcessSample> lateAdmits = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final Map<Integer, Long> cmdlineWanted = new HashMap<>();  // pid -> ticket: its sample's command line (or exe) is unread
     private final Map<Integer, Long> cmdlineWaiting = new HashMap<>(); // pid -> ticket: a thread is still inside that read
     private final Set<Integer> cmdlineStalled = new HashSet<>();       // pids whose read waited before: asked last
@@ -184,18 +190,20 @@ public final class ProcessTable {
             if (known != null) refresh(e.getKey(), known, e.getValue(), reader);
         }
 
+        Set<Integer> tookLate = takeLateAdmits(pids, reused);
         List<Integer> fresh = new ArrayList<>();
         for (int pid : pids) if (!entries.containsKey(pid)) fresh.add(pid);
         // Many new processes (a first scan, a burst): their cgroups from one walk of the hierarchy.
         CgroupMembers members = CgroupMembers.worthIt(fresh.size(), pids.length) ? CgroupMembers.walk(reader).orElse(null) : null;
         StatReads.Answers<ProcessSample> admits = stats.await(stats.start(reader.root(), notUnderway(fresh),
-                (with, pid) -> admit(with, pid, members)), STALL_MILLIS);
+                (with, pid) -> admit(with, pid, members), (pid, late) -> late.ifPresent(lateAdmits::add)), STALL_MILLIS);
         Map<Integer, ProcessSample> admitted = new HashMap<>(admits.read().size() * 2);
         for (Map.Entry<Integer, Optional<ProcessSample>> e : admits.read().entrySet()) e.getValue().ifPresent(p -> admitted.put(e.getKey(), p));
         statsUnread = fresh.size() - admits.read().size(); // new processes not in this scan's table: their stat waits
         entries.putAll(admitted);
         for (Integer pid : admitted.keySet()) wantCmdline(pid);
         probation = new HashSet<>(admitted.keySet());
+        probation.addAll(tookLate);
         lastPids = pids;
         readCmdlines();
 
@@ -206,6 +214,23 @@ public final class ProcessTable {
         }
         return new ScanSample(time, started, List.copyOf(processes), complete && statsUnread == 0, System.nanoTime() - started,
                 cmdlineWanted.size(), statsUnread);
+    }
+
+    /**
+     * Takes in the new processes whose stat came late, when this scan's pids still hold them, and
+     * nothing since has read them or said their pid was born again. They are re-read early next
+     * scan (probation), as any new process: a late answer may be a few scans old.
+     */
+    private Set<Integer> takeLateAdmits(int[] pids, Set<Integer> reused) {
+        Set<Integer> took = new HashSet<>();
+        for (ProcessSample late; (late = lateAdmits.poll()) != null; ) {
+            int pid = late.identity().pid();
+            if (Arrays.binarySearch(pids, pid) < 0 || reused.contains(pid) || entries.containsKey(pid)) continue;
+            entries.put(pid, late);
+            wantCmdline(pid);
+            took.add(pid);
+        }
+        return took;
     }
 
     /** New processes left out of the last scan's table because their stat was not read in time. */

@@ -32,6 +32,11 @@ final class StatReads {
         Optional<T> read(ProcReader reader, int pid);
     }
 
+    /** Takes an answer that came after its batch ended (on the reading thread). */
+    interface Late<T> {
+        void answered(int pid, Optional<T> answer);
+    }
+
     /**
      * @param read    answers by pid (an empty Optional: the process is gone)
      * @param unread  pids not answered before the stall deadline (a read under way, or none started)
@@ -54,14 +59,16 @@ final class StatReads {
         final Path root;
         final int[] pids;
         final Read<T> read;
+        final Late<T> late; // null: late answers are dropped
         final AtomicInteger next = new AtomicInteger();
         final Map<Integer, Optional<T>> answers = new ConcurrentHashMap<>();
         volatile boolean ended;
 
-        Batch(Path root, int[] pids, Read<T> read) {
+        Batch(Path root, int[] pids, Read<T> read, Late<T> late) {
             this.root = root;
             this.pids = pids;
             this.read = read;
+            this.late = late;
         }
     }
 
@@ -84,9 +91,14 @@ final class StatReads {
 
     /** Starts reading {@code pids} below {@code root}; the answers are taken with {@link #await}. */
     <T> Pending<T> start(Path root, List<Integer> pids, Read<T> read) {
+        return start(root, pids, read, null);
+    }
+
+    /** As {@link #start(Path, List, Read)}; an answer that comes after {@link #await} gave up goes to {@code late}. */
+    <T> Pending<T> start(Path root, List<Integer> pids, Read<T> read, Late<T> late) {
         int[] asked = new int[pids.size()];
         for (int i = 0; i < asked.length; i++) asked[i] = pids.get(i);
-        Batch<T> batch = new Batch<>(root, asked, read);
+        Batch<T> batch = new Batch<>(root, asked, read, late);
         if (asked.length > 0) threads.offer(batch);
         return new Pending<>(batch);
     }
@@ -100,9 +112,12 @@ final class StatReads {
         if (batch.pids.length > 0) {
             threads.awaitProgress(batch, batch, batch.answers::size, () -> batch.answers.size() >= batch.pids.length, stallMillis);
         }
-        batch.ended = true;
-        batch.next.set(batch.pids.length);
-        Map<Integer, Optional<T>> read = new HashMap<>(batch.answers);
+        Map<Integer, Optional<T>> read;
+        synchronized (batch) {
+            batch.ended = true;
+            batch.next.set(batch.pids.length);
+            read = new HashMap<>(batch.answers);
+        }
         Set<Integer> unread = new HashSet<>();
         for (int pid : batch.pids) if (!read.containsKey(pid)) unread.add(pid);
         return new Answers<>(read, unread);
@@ -135,11 +150,20 @@ final class StatReads {
                 answer = Optional.empty();
             } finally {
                 threads.busy(false);
-                underway.remove(key);
             }
-            if (batch.ended) continue; // late: dropped, read again next scan
-            batch.answers.put(pid, answer);
-            if (batch.answers.size() == batch.pids.length) threads.done(batch);
+            synchronized (batch) { // against await's end: each answer is either in time or late, never both or neither
+                if (!batch.ended) {
+                    underway.remove(key);
+                    batch.answers.put(pid, answer);
+                    if (batch.answers.size() == batch.pids.length) threads.done(batch);
+                    continue;
+                }
+            }
+            try {
+                if (batch.late != null) batch.late.answered(pid, answer); // else dropped, read again next scan
+            } finally {
+                underway.remove(key); // only now: no scan asks again for an answer on its way to the late sink
+            }
         }
     }
 }

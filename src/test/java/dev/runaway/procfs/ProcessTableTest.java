@@ -336,6 +336,40 @@ class ProcessTableTest {
         assertThat(table.statsUnread()).isZero();
     }
 
+    /**
+     * During a fire most reads of a new pressing task's stat wait seconds (it is mid-fork). Their
+     * answers, late for their own scan, are taken in by a later one instead of read again (which
+     * would wait again): the late answer says "tool", a fresh read would say "tool2".
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 30, unit = java.util.concurrent.TimeUnit.SECONDS)
+    void aNewProcessesStatThatCameLateIsTakenInWithoutReadingItAgain() throws Exception {
+        final int FORKING = 500;
+        baseSystem();
+        proc.process(FORKING, 1, "tool").cmdline("/opt/tool").exe("/opt/tool").write();
+        Path stat = proc.root().resolve(FORKING + "/stat");
+        String late = java.nio.file.Files.readString(stat);
+        proc.process(FORKING, 1, "tool2").cmdline("/opt/tool").exe("/opt/tool").write();
+        String now = java.nio.file.Files.readString(stat);
+        java.nio.file.Files.delete(stat);
+        assertThat(Fifo.C.mkfifo(stat.toString(), 0600)).isZero();
+
+        assertThat(byPid(table.scan(true)).containsKey(FORKING)).isFalse(); // its read waits on the FIFO
+        try (java.io.FileOutputStream fork = new java.io.FileOutputStream(stat.toFile())) { // the fork ends: the read returns
+            fork.write(late.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        java.nio.file.Files.delete(stat);
+        java.nio.file.Files.writeString(stat, now);
+        org.awaitility.Awaitility.await().atMost(10, java.util.concurrent.TimeUnit.SECONDS)
+                .until(() -> !StatReads.shared().underway(proc.root(), FORKING));
+
+        ScanSample next = table.scan(false);
+        assertThat(byPid(next).get(FORKING)).as("taken in from the late answer").isNotNull()
+                .extracting(ProcessSample::comm).isEqualTo("tool");
+        assertThat(next.statsUnread()).isZero();
+        assertThat(byPid(table.scan(false)).get(FORKING).comm()).as("re-read early, as any new process").isEqualTo("tool2");
+    }
+
     @Test
     void aCommandLineIsReadOnlyWhenTheExecutableSaysItIsNeeded() {
         baseSystem();
