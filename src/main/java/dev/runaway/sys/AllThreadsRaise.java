@@ -21,6 +21,11 @@ import java.util.stream.Stream;
  * already at its safepoint; only runnable ones matter, and a sweep catches new ones within its
  * period. A thread some holder had raised before ("already") is left to that holder, unless it
  * is found ordinary again at a sweep; then this raise takes it over.
+ *
+ * <p>Not the JIT's compiler threads: a compiling thread is at its safepoint (in the VM, not in
+ * Java code), and at one real-time priority with the window's threads its compiles (up to 45 % of
+ * a CPU during a fire, bench ui) took whole 100 ms turns while the JavaFX thread, runnable, waited
+ * 750 ms for a CPU.
  */
 public final class AllThreadsRaise implements AutoCloseable {
     private final Map<Integer, Sched.Raised> raised = new HashMap<>();
@@ -46,6 +51,7 @@ public final class AllThreadsRaise implements AutoCloseable {
         Set<Integer> live = new HashSet<>(threads());
         raised.keySet().retainAll(live);
         for (int tid : live) {
+            if (compiler(tid)) continue;
             Sched.Raised r = raised.get(tid);
             if (r == null || (!r.words().isEmpty() && Sched.ordinary(tid))) {
                 raised.put(tid, Sched.raisedWhile(tid));
@@ -71,6 +77,15 @@ public final class AllThreadsRaise implements AutoCloseable {
             if (live.contains(e.getKey())) e.getValue().close();
         }
         raised.clear();
+    }
+
+    /** HotSpot's compiler threads ("C1 CompilerThread0", "C2 CompilerThread1", as the kernel cuts them: 15 characters). */
+    static boolean compiler(int tid) {
+        try {
+            return Files.readString(Path.of("/proc/self/task/" + tid + "/comm")).strip().matches("C[12] CompilerThre.*");
+        } catch (IOException | RuntimeException gone) {
+            return false;
+        }
     }
 
     /** This process's thread ids (empty when /proc/self/task cannot be read). */

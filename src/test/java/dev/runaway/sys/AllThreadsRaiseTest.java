@@ -117,4 +117,22 @@ class AllThreadsRaiseTest {
         }
         worker.join(10_000);
     }
+
+    /** The JIT's compilers stay ordinary: they are at their safepoint while they compile, and their compiles took the window's CPU. */
+    @Test
+    void theCompilerThreadsAreLeftOrdinary() throws Exception {
+        assumeTrue(LibC.INSTANCE.geteuid() == 0, "real-time policies need root");
+        List<Integer> compilers = new ArrayList<>();
+        for (int tid : AllThreadsRaise.threads()) {
+            String comm = Files.readString(Path.of("/proc/self/task/" + tid + "/comm"));
+            if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) compilers.add(tid);
+        }
+        assumeTrue(!compilers.isEmpty(), "this JVM runs without a JIT compiler thread");
+        int other = thread(() -> { });
+        try (AllThreadsRaise all = AllThreadsRaise.start()) {
+            all.sweep();
+            for (int tid : compilers) assertThat(policy(tid)).as("compiler thread " + tid).isEqualTo(SCHED_OTHER);
+            assertThat(policy(other)).isEqualTo(SCHED_RR);
+        }
+    }
 }
