@@ -81,7 +81,8 @@ public final class UiBench {
             Path folder = Files.createTempDirectory("runaway-bench-ui");
             try (ConsoleSession session = ConsoleSession.live(Optional.of(folder.resolve("incident.jsonl")))) {
                 List<Double> scans = Collections.synchronizedList(new ArrayList<>());
-                int[] processes = {0};
+                int[] processes = {0}; // the latest scan's; kept as the measuring ends (after the stop only the rest of the machine is left)
+                int[] processesAtStop = {-1};
                 session.live().orElseThrow().onSnapshot((Snapshot s) -> {
                     scans.add(s.scanNanos() / 1e6);
                     processes[0] = s.processes();
@@ -125,6 +126,7 @@ public final class UiBench {
                         Thread.sleep(Math.min(1000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
                     }
                     probe.measure(false);
+                    processesAtStop[0] = processes[0];
                     if (fire != null) {
                         progress.printf("stopping the pressing drill through the window: STOP, plan, Enter%n");
                         progress.flush();
@@ -144,7 +146,7 @@ public final class UiBench {
                         sorted = new ArrayList<>(scans);
                     }
                     Collections.sort(sorted);
-                    return new Result(sleepers, processes[0], probe.rows(), Math.round(seconds * 10) / 10.0,
+                    return new Result(sleepers, processesAtStop[0], probe.rows(), Math.round(seconds * 10) / 10.0,
                             sorted.isEmpty() ? Double.NaN : round(ScanBench.median(sorted)),
                             sorted.isEmpty() ? Double.NaN : round(sorted.get(sorted.size() - 1)), probe.figures(),
                             round(cores), ScanBench.peakRssBytes(), pressing, round(pulseRate), round(loadMax[0]), windowStop[0], fireSession);

@@ -194,7 +194,7 @@ public final class BenchCommand implements Callable<Integer> {
             return 0;
         }
         var u = r.ui();
-        out.printf("console window with %,d sleepers%s (%,d processes seen, %,d rows made in the chains view), %.0f s measured%n",
+        out.printf("console window with %,d sleepers%s (%,d processes in the table as the measuring ended, %,d rows made in the chains view), %.0f s measured%n",
                 r.sleepers(), r.pressing() > 0 ? String.format(" and %,d pressing tasks at their cap (%s)", r.pressing(),
                         r.fireSession() == dev.runaway.bench.UiBench.FireSession.OWN ? "in a session of their own"
                                 : "in the bench's session, with Xvfb") : "",
