@@ -127,6 +127,8 @@ public final class UiBench {
                     }
                     probe.measure(false);
                     processesAtStop[0] = processes[0];
+                    progress.printf("the window's scene: %s%n", probe.sceneNodes());
+                    progress.flush();
                     if (fire != null) {
                         progress.printf("stopping the pressing drill through the window: STOP, plan, Enter%n");
                         progress.flush();

@@ -311,6 +311,38 @@ public final class UiProbe implements AutoCloseable {
         measuring = on;
     }
 
+    /**
+     * The window's scene graph in numbers: its nodes, and the parents with the most children
+     * (class and count). Every pulse walks the whole graph to update bounds: a profile of a fire
+     * found the JavaFX thread there in half its samples.
+     */
+    public String sceneNodes() throws InterruptedException {
+        java.util.concurrent.CompletableFuture<String> out = new java.util.concurrent.CompletableFuture<>();
+        Platform.runLater(() -> {
+            int[] total = {0};
+            List<java.util.Map.Entry<String, Integer>> parents = new ArrayList<>();
+            java.util.ArrayDeque<javafx.scene.Node> todo = new java.util.ArrayDeque<>();
+            todo.add(window.overlay.getScene().getRoot());
+            while (!todo.isEmpty()) {
+                javafx.scene.Node n = todo.poll();
+                total[0]++;
+                if (n instanceof javafx.scene.Parent p) {
+                    var children = p.getChildrenUnmodifiable();
+                    parents.add(java.util.Map.entry(p.getClass().getSimpleName() + (p.getId() == null ? "" : "#" + p.getId()), children.size()));
+                    todo.addAll(children);
+                }
+            }
+            parents.sort(java.util.Map.Entry.<String, Integer>comparingByValue().reversed());
+            out.complete(String.format("%,d nodes; most children: %s", total[0], String.join(", ",
+                    parents.stream().limit(5).map(e -> e.getKey() + " " + e.getValue()).toList())));
+        });
+        try {
+            return out.get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return "not counted: " + e;
+        }
+    }
+
     public Figures figures() {
         List<Double> fx = sorted(fxDelays);
         List<Double> age = sorted(sampleAges);
