@@ -391,8 +391,19 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
                 if (!exe.equals(key) && !gone) return stranger(s, cgroup, note); // an unreadable exe is no member
             }
         }
-        note[0] = "the cgroup " + cgroup + " holds only the targets";
+        note[0] = onlyTargets(cgroup, inCgroup.size(), members.size());
         return Optional.of(cgroup);
+    }
+
+    /**
+     * The note of a cgroup that holds only the targets. The scan may have seen only part of a
+     * fire's processes (a new one's stat waits; in one trial the window's plan listed 882 of
+     * 20,000): the lever covers the whole cgroup, so the note says how many are in it.
+     */
+    static String onlyTargets(String cgroup, int inCgroup, int listed) {
+        int beyond = inCgroup - listed;
+        return "the cgroup " + cgroup + " holds only the targets"
+                + (beyond > 0 ? String.format(" and what they forked: %,d processes in all, %,d beyond the targets listed", inCgroup, beyond) : "");
     }
 
     /** A read of a process's exe link that has not returned after this long (and nothing else moved) is left unknown. */
