@@ -12,9 +12,11 @@ import java.util.Set;
 
 /**
  * A stop measured from outside, by the kernel's own counts for the runaway's cgroup, whatever
- * stops it: growth has stopped from the last moment a new member appeared or a fork was refused
- * (at a cap, refused forks are the growth that is still trying); zero is the first moment the
- * cgroup is empty. Also the highest load average seen meanwhile. Polls on its own thread.
+ * stops it: growth has stopped from the last moment a new member appeared; the pressure has
+ * ended from the last fork the cap refused (with pids.max 0 the runaway still tries, and is
+ * refused, until the freeze reaches every task: growth stopped, pressure not yet ended); zero
+ * is the first moment the cgroup is empty. Also the highest load average seen meanwhile. Polls
+ * on its own thread.
  */
 final class CgroupWatch implements AutoCloseable {
     private static final long POLL_MILLIS = 20;
@@ -26,6 +28,7 @@ final class CgroupWatch implements AutoCloseable {
     private final ProcReader proc = new ProcReader(Path.of("/proc"));
     private volatile boolean running = true;
     private volatile long lastGrowthNanos;
+    private volatile long lastRefusedNanos;
     private volatile long zeroNanos = -1;
     private volatile double loadMax;
 
@@ -35,6 +38,7 @@ final class CgroupWatch implements AutoCloseable {
         this.procs = memberDir.resolve("cgroup.procs");
         this.startNanos = startNanos;
         this.lastGrowthNanos = startNanos;
+        this.lastRefusedNanos = startNanos;
         this.thread = new Thread(this::watch, "runaway-bench-watch");
         thread.setDaemon(true);
         thread.start();
@@ -47,8 +51,9 @@ final class CgroupWatch implements AutoCloseable {
             long now = System.nanoTime();
             Set<Integer> members = members();
             long refusedNow = sandbox.failedForks();
-            boolean grew = refusedNow > refused;
+            boolean grew = false;
             for (int pid : members) grew |= seen.add(pid);
+            if (refusedNow > refused) lastRefusedNanos = now;
             refused = refusedNow;
             if (grew) lastGrowthNanos = now;
             if (members.isEmpty() && zeroNanos < 0) zeroNanos = now;
@@ -88,9 +93,14 @@ final class CgroupWatch implements AutoCloseable {
         return zeroNanos >= 0;
     }
 
-    /** Milliseconds from the start to the last growth seen. */
+    /** Milliseconds from the start to the last new member seen. */
     long millisToGrowthStopped() {
         return (lastGrowthNanos - startNanos) / 1_000_000;
+    }
+
+    /** Milliseconds from the start to the last fork the cap refused. */
+    long millisToPressureEnded() {
+        return (lastRefusedNanos - startNanos) / 1_000_000;
     }
 
     /** Milliseconds from the start to an empty cgroup; -1 when it never was. */

@@ -45,14 +45,19 @@ public final class PressingBench {
                        int survivors, double loadAverageMax, String source, long planMillis, String note) {
     }
 
-    /** One listing of the process table under the load. */
-    public record Listing(String reader, int tasks, double millis, int processes) {
+    /**
+     * One listing of the process table under the load.
+     *
+     * @param pressingAfter the drill's tasks when the listing ended: fewer than it started with
+     *                      means the drill's watchdog was taking it down, and the figure is not a fire's
+     */
+    public record Listing(String reader, int tasks, double millis, int processes, int pressingAfter) {
     }
 
     public record Result(int pressing, List<Stop> stops, List<Listing> listings) {
     }
 
-    /** What the bench runs: each on a fresh drill per trial (the listings once, before the first guided stop). */
+    /** What the bench runs: each on a fresh drill per trial (the listings once, on a drill of their own, first). */
     public enum Method { CLI, CONSOLE, NAIVE, CGROUP_KILL, LISTINGS }
 
     private static final Path PROC = Path.of("/proc");
@@ -89,11 +94,15 @@ public final class PressingBench {
     public Result run() throws Exception {
         List<Stop> stops = new ArrayList<>();
         List<Listing> listings = new ArrayList<>();
+        CleanPages.beforeFire(progress);
         try (PidMax pidMax = PidMax.atLeast(tasks + tasksNow() + 16_384, progress);
              Sandbox tools = Sandboxes.create(SandboxSpec.of("bench-pressing-tools", 4096)
                      .withLifetime(LIFETIME.plus(cliLimit).multipliedBy(trials)))) { // 15 min for all: its watchdog took it down mid-run
+            // A listing stuck in the kernel cannot be killed until its read returns (ps once took 174 s,
+            // the C reader 656 s): on a drill of its own, it cannot eat a stop's drill's lifetime.
+            if (methods.contains(Method.LISTINGS)) listings.addAll(listings(tools));
             for (int t = 0; t < trials; t++) {
-                if (methods.contains(Method.CLI)) stops.add(guidedCli(tools, listings, t == 0 && methods.contains(Method.LISTINGS)));
+                if (methods.contains(Method.CLI)) stops.add(guidedCli(tools));
                 if (methods.contains(Method.CONSOLE)) stops.add(consolePath());
                 if (methods.contains(Method.NAIVE)) stops.add(naiveLoop());
                 if (methods.contains(Method.CGROUP_KILL)) stops.add(cgroupKill());
@@ -124,11 +133,10 @@ public final class PressingBench {
     }
 
     /** {@code runaway stop --command KEY --yes --json} as a user types it; the JSON's figures when it has them. */
-    private Stop guidedCli(Sandbox tools, List<Listing> listings, boolean listFirst) throws Exception {
+    private Stop guidedCli(Sandbox tools) throws Exception {
         progress.printf("guided stop from the command line (%,d pressing; spawned from %s thread)%n", tasks,
                 shell == Shell.REALTIME ? "a SCHED_RR" : "an ordinary");
         try (Drill drill = pressingAtCap()) {
-            if (listFirst) listings.addAll(listings(tools));
             Path out = Files.createTempFile("runaway-bench-stop", ".json");
             Path err = Files.createTempFile("runaway-bench-stop", ".err");
             try {
@@ -159,7 +167,8 @@ public final class PressingBench {
                 if (j != null && j.has("millisToGrowthStopped")) {
                     Stop s = new Stop("guided CLI", tasks, j.get("millisToGrowthStopped").asLong(), j.path("millisToZero").asLong(-1),
                             j.path("zeroConfirmed").asBoolean(), j.path("survivors").size(), watch.loadMax(), "the command's JSON", -1,
-                            "outside: growth stopped " + watch.millisToGrowthStopped() + " ms, zero " + watch.millisToZero()
+                            "outside: growth stopped " + watch.millisToGrowthStopped() + " ms, the last fork refused "
+                            + watch.millisToPressureEnded() + " ms, zero " + watch.millisToZero()
                             + " ms after the bench spawned it; " + phases(j, spawned));
                     progress.printf("  growth stopped %,d ms, zero %,d ms after; %s%n", s.millisToGrowthStopped(), s.millisToZero(), s.note());
                     progress.flush();
@@ -298,7 +307,8 @@ public final class PressingBench {
             watch.close();
             return new Stop("console path", tasks, o.millisToGrowthStopped(), o.millisToZero(), o.zeroConfirmed(),
                     o.survivors().size(), watch.loadMax(), "the stop's outcome (from Enter)", planMillis, "lever "
-                    + session.plan().chosen().name() + "; outside: growth stopped " + watch.millisToGrowthStopped() + " ms, zero "
+                    + session.plan().chosen().name() + "; outside: growth stopped " + watch.millisToGrowthStopped()
+                    + " ms, the last fork refused " + watch.millisToPressureEnded() + " ms, zero "
                     + watch.millisToZero() + " ms");
         }
     }
@@ -318,7 +328,7 @@ public final class PressingBench {
             watch.close();
             int left = drill.sandbox().memberPids().size();
             return new Stop("naive kill -9 loop", tasks, watch.millisToGrowthStopped(), watch.millisToZero(), left == 0, left,
-                    watch.loadMax(), "outside", -1, rounds + " rounds");
+                    watch.loadMax(), "outside", -1, rounds + " rounds; the last fork refused " + watch.millisToPressureEnded() + " ms");
         }
     }
 
@@ -333,7 +343,7 @@ public final class PressingBench {
             watch.close();
             int left = drill.sandbox().memberPids().size();
             return new Stop("cgroup.kill", tasks, watch.millisToGrowthStopped(), watch.millisToZero(), left == 0, left,
-                    watch.loadMax(), "outside", -1, "");
+                    watch.loadMax(), "outside", -1, "the last fork refused " + watch.millisToPressureEnded() + " ms");
         }
     }
 
@@ -344,16 +354,18 @@ public final class PressingBench {
         progress.flush();
         List<Listing> out = new ArrayList<>();
         String reader = NativeBinaries.find("runaway-stat-reader").toString();
-        for (int round = 0; round < (tasks > 10_000 ? 1 : 2); round++) {
-            out.add(timed(tools, "ps -eo pid,ppid,args", List.of("ps", "-eo", "pid,ppid,args"), true));
-            out.add(timed(tools, "runaway scan --json --window 0s", List.of(launcher(), "scan", "--json", "--window", "0s"), false));
-            out.add(timed(tools, "C reader (open/read/close stat)", List.of(reader, "1"), false));
+        try (Drill drill = pressingAtCap()) {
+            for (int round = 0; round < (tasks > 10_000 ? 1 : 2); round++) {
+                out.add(timed(tools, drill, "ps -eo pid,ppid,args", List.of("ps", "-eo", "pid,ppid,args"), true));
+                out.add(timed(tools, drill, "runaway scan --json --window 0s", List.of(launcher(), "scan", "--json", "--window", "0s"), false));
+                out.add(timed(tools, drill, "C reader (open/read/close stat)", List.of(reader, "1"), false));
+            }
         }
         return out;
     }
 
     /** One reader timed; past {@link #LISTING_LIMIT} it is killed and its time is the limit, with -1 processes. */
-    private Listing timed(Sandbox tools, String name, List<String> command, boolean countLines) throws Exception {
+    private Listing timed(Sandbox tools, Drill drill, String name, List<String> command, boolean countLines) throws Exception {
         Path output = Files.createTempFile("runaway-bench-listing", ".txt");
         try {
             long start = System.nanoTime();
@@ -377,10 +389,12 @@ public final class PressingBench {
             } catch (IOException | RuntimeException unreadable) {
                 processes = -1;
             }
-            progress.printf("  %-36s %10.0f ms  %s%n", name, millis, ended ? String.format("%,d processes", processes)
-                    : "did not finish: killed; it was " + stuck);
+            int pressing = drill.sandbox().taskCount();
+            progress.printf("  %-36s %10.0f ms  %s; the drill %s%n", name, millis, ended ? String.format("%,d processes", processes)
+                    : "did not finish: killed; it was " + stuck, pressing >= tasks * 9 / 10
+                    ? String.format("still pressing (%,d tasks)", pressing) : String.format("down to %,d tasks: not a fire's figure", pressing));
             progress.flush();
-            return new Listing(ended ? name : name + " (killed at the limit)", tasks, Math.round(millis * 10) / 10.0, processes);
+            return new Listing(ended ? name : name + " (killed at the limit)", tasks, Math.round(millis * 10) / 10.0, processes, pressing);
         } finally {
             Files.deleteIfExists(output);
         }

@@ -97,6 +97,7 @@ public final class UiBench {
                     progress.flush();
                     Thread.sleep(Math.max(3000, warmUp.toMillis() / 2));
                     if (pressing > 0) {
+                        CleanPages.beforeFire(progress);
                         // As a user meets a fire: the console already open, then the runaway starts.
                         fire = dev.runaway.drill.Drills.start(dev.runaway.drill.Scenario.PRESSING, pressing, 0, lifetime, false,
                                 fireSession == FireSession.OWN);

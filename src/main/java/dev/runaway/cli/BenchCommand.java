@@ -73,7 +73,7 @@ public final class BenchCommand implements Callable<Integer> {
     dev.runaway.bench.PressingBench.Shell cliShell;
 
     @Option(names = "--methods", paramLabel = "M", split = ",", description = "stop --pressing: which to run, of ${COMPLETION-CANDIDATES}"
-            + " (default: all; LISTINGS goes with CLI)")
+            + " (default: all; LISTINGS on a drill of its own, first)")
     java.util.Set<dev.runaway.bench.PressingBench.Method> methods = java.util.EnumSet.noneOf(dev.runaway.bench.PressingBench.Method.class);
 
     @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, ratioToC")
@@ -176,8 +176,8 @@ public final class BenchCommand implements Callable<Integer> {
                     + " under 2,000 ms and 5,000 ms with zero survivors in %d of %d%n", cli.size(), ms(growth[growth.length / 2]),
                     ms(growth[growth.length - 1]), ms(zero[zero.length / 2]), ms(zero[zero.length - 1]), met, cli.size());
         }
-        out.printf("%n%-36s %12s %12s%n", "listing the table under that load", "ms", "processes");
-        for (var l : r.listings()) out.printf("%-36s %12.0f %12d%n", l.reader(), l.millis(), l.processes());
+        out.printf("%n%-36s %12s %12s %18s%n", "listing the table under that load", "ms", "processes", "drill's tasks after");
+        for (var l : r.listings()) out.printf("%-36s %12.0f %12d %18d%n", l.reader(), l.millis(), l.processes(), l.pressingAfter());
         return 0;
     }
 

@@ -30,8 +30,17 @@ public final class StopOrder {
         Pulled pull() throws Failed;
     }
 
-    /** What a pulled lever reached, and words for a person. */
-    public record Pulled(int count, String note) {
+    /**
+     * What a pulled lever reached, and words for a person.
+     *
+     * @param heldAtNanos when growth stopped (System.nanoTime), if that was before the lever
+     *                    returned (pids.max 0 holds at once, the freeze written after it settles
+     *                    later); 0 when it held as the lever returned
+     */
+    public record Pulled(int count, String note, long heldAtNanos) {
+        public Pulled(int count, String note) {
+            this(count, note, 0);
+        }
     }
 
     /** A lever or a kill that could not be done, and why. */
@@ -119,7 +128,7 @@ public final class StopOrder {
                 long t = System.nanoTime();
                 try {
                     Pulled p = lever.pull();
-                    growthStopped = (System.nanoTime() - started) / 1_000_000;
+                    growthStopped = ((p.heldAtNanos() != 0 ? p.heldAtNanos() : System.nanoTime()) - started) / 1_000_000;
                     log.step(Phase.STOP_GROWTH, lever.action(), p.count(), Result.DONE, p.note(), t);
                     held = lever;
                     break;

@@ -146,11 +146,12 @@ public final class StopEngine {
                     // pids.max 0 first: no fork succeeds from then on, whereas the freeze holds only once
                     // every task was scheduled to freeze itself (seconds, at thousands pressing on a cap).
                     pidsCapped = actions.capPids(cgroup);
+                    long capped = System.nanoTime();
                     actions.freeze(cgroup, true);
                     frozen = true;
                     cgroupHeld = cgroup;
                     if (pidsCapped) return new StopOrder.Pulled(actions.members(cgroup).size(), "pids.max 0 on " + cgroup
-                            + " (no fork succeeds) and freezing it");
+                            + " (no fork succeeds) and freezing it", capped);
                     waitFrozen(cgroup);
                     return new StopOrder.Pulled(actions.members(cgroup).size(), "froze " + cgroup);
                 });

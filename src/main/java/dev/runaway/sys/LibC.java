@@ -26,6 +26,9 @@ public interface LibC extends Library {
 
     int getpagesize();
 
+    /** Schedules every dirty page for writing back; returns once written (Linux). */
+    void sync();
+
     int O_RDONLY = 0;
     int O_DIRECTORY = 0x10000;
     int O_CLOEXEC = 0x80000;

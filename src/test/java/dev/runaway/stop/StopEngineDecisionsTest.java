@@ -41,6 +41,8 @@ class StopEngineDecisionsTest {
         final EnumSet<Lever> failing = EnumSet.noneOf(Lever.class);
         boolean signalsDenied;
         boolean frozen;
+        boolean pidsCap;
+        long freezeWriteMillis; // how long the write to cgroup.freeze takes (seconds, on a fire)
         final List<String> did = new ArrayList<>();
         final Map<String, Integer> modes = new LinkedHashMap<>();
 
@@ -64,7 +66,20 @@ class StopEngineDecisionsTest {
         public void freeze(String cgroup, boolean frozen) throws StopException {
             if (frozen && failing.contains(Lever.FREEZE_CGROUP)) throw new StopException("cannot write cgroup.freeze: permission denied");
             did.add(frozen ? "freeze" : "thaw");
+            if (frozen && freezeWriteMillis > 0) {
+                try {
+                    Thread.sleep(freezeWriteMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             this.frozen = frozen;
+        }
+
+        @Override
+        public boolean capPids(String cgroup) {
+            if (pidsCap) did.add("pids.max 0");
+            return pidsCap;
         }
 
         @Override
@@ -152,6 +167,17 @@ class StopEngineDecisionsTest {
         assertThat(growth(o)).containsExactly("FREEZE DONE");
         assertThat(m.did).containsSubsequence("freeze", "cgroup.kill", "thaw");
         assertThat(o.millisToGrowthStopped()).isNotNegative();
+    }
+
+    @Test
+    void growthStopsWhenPidsMaxIsZeroNotWhenTheFreezeWriteReturns() {
+        FakeMachine m = machine(5);
+        m.pidsCap = true;
+        m.freezeWriteMillis = 3000;
+        StopEngine.Outcome o = run(m, planOf(m, Lever.FREEZE_CGROUP, Lever.SIGSTOP_SWEEP), m.rescan(List.of()), Duration.ofSeconds(5));
+        assertThat(m.did).containsSubsequence("pids.max 0", "freeze", "cgroup.kill");
+        assertThat(o.steps().get(0).millis()).as("the lever's step lasts the whole write").isGreaterThanOrEqualTo(3000);
+        assertThat(o.millisToGrowthStopped()).as("no fork succeeds from pids.max 0 on").isBetween(0L, 2999L);
     }
 
     @Test
