@@ -50,11 +50,23 @@ class PlannerUnreadExeTest {
         return tool;
     }
 
+    /**
+     * Waits until P runs TOOL: it starts as the sandbox's launcher and execs the tool a moment
+     * later (CI once planned in between and read the launcher's exe).
+     */
+    private static void awaitExec(Process p, Path tool) throws InterruptedException {
+        dev.runaway.procfs.ProcReader proc = new dev.runaway.procfs.ProcReader(Path.of("/proc"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!tool.toString().equals(proc.exe((int) p.pid())) && System.nanoTime() < deadline) Thread.sleep(10);
+        assertThat(proc.exe((int) p.pid())).isEqualTo(tool.toString());
+    }
+
     @Test
     void anExeTheScanLeftUnreadIsReadAgainForTheSameProcessOnly() throws Exception {
         Path tool = disposableTool();
         try (Sandbox box = Sandboxes.create(SandboxSpec.of("test-planner-unread-exe", 4))) {
             Process p = box.start(new ProcessBuilder(tool.toString(), "600"));
+            awaitExec(p, tool);
             long start = ProcStat.read(Path.of("/proc"), (int) p.pid()).orElseThrow().startTicks();
 
             StopPlan same = plan(unread((int) p.pid(), start, tool));
@@ -74,6 +86,7 @@ class PlannerUnreadExeTest {
         try (Sandbox box = Sandboxes.create(SandboxSpec.of("test-planner-exited", 4))) {
             Process live = box.start(new ProcessBuilder(tool.toString(), "600"));
             Process brief = box.start(new ProcessBuilder(tool.toString(), "600"));
+            awaitExec(live, tool);
             long liveStart = ProcStat.read(Path.of("/proc"), (int) live.pid()).orElseThrow().startTicks();
             long briefStart = ProcStat.read(Path.of("/proc"), (int) brief.pid()).orElseThrow().startTicks();
             brief.destroyForcibly().waitFor(); // reaped: its pid reads as gone
