@@ -145,8 +145,11 @@ public final class StopCommand implements Callable<Integer> {
         StopSession session = core.open(selector).prepare(early.map(f -> EarlyFreeze.targetsOf(PROC, selector, f, actuator)).orElse(null));
         long planned = System.nanoTime();
         if (session.state() != StopSession.State.READY) {
-            early.ifPresent(f -> thaw(actuator, f));
             err.println("runaway stop: refused: " + session.refusal().map(StopSession.Refusal::words).orElse("nothing to stop"));
+            early.ifPresent(f -> {
+                thaw(actuator, f);
+                err.println("runaway stop: thawed " + f.cgroup() + " again and put its pids.max back: growth is NOT stopped");
+            });
             return 4;
         }
         StopPlan plan = session.plan();

@@ -20,7 +20,8 @@ import java.util.function.LongSupplier;
  *
  * <ul>
  *   <li>More threads are started while all wait inside reads, up to a bound (a waiting thread
- *       costs a stack, no CPU).</li>
+ *       costs a stack, no CPU); a thread whose read has waited {@link #STUCK_NANOS} no longer
+ *       counts, up to a ceiling.</li>
  *   <li>They are started by a starter thread: starting a thread waits until the new thread has
  *       run (the JVM's handshake), which at the ordinary policy during a fire takes seconds; the
  *       starter passes its real-time policy on (as root), and the caller never waits for it.</li>
@@ -37,6 +38,17 @@ final class ReaderThreads<B> {
     /** No read returned for this long while every thread waits in one: start {@link #GROW_STEP} more. */
     static final long GROW_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     static final int GROW_STEP = 4;
+    /**
+     * A read waiting this long waits on its process (a read of /proc takes microseconds), not for
+     * a CPU: its thread no longer counts against the bound, so threads stuck on processes mid-exec
+     * cannot leave a later batch none (80 children mid-exec at a freeze held all 32 stat readers,
+     * and the stop's plan read no member of 20,000: "nothing matches", bench stop).
+     */
+    static final long STUCK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** Threads at most, stuck ones included, as a multiple of the bound: each costs a small stack. */
+    static final int CEILING_FACTOR = 8;
+    /** A reader's stack: reading a /proc file needs little. */
+    private static final long STACK_BYTES = 256 * 1024;
 
     private final String name;
     private final int first;
@@ -48,6 +60,7 @@ final class ReaderThreads<B> {
     private final AtomicInteger threads = new AtomicInteger();
     private final AtomicInteger busy = new AtomicInteger();
     private final AtomicInteger starting = new AtomicInteger();
+    private final java.util.Map<Thread, Long> readingSince = new java.util.concurrent.ConcurrentHashMap<>();
     private final ExecutorService starter;
 
     ReaderThreads(String name, int first, int max, Consumer<B> work) {
@@ -84,8 +97,21 @@ final class ReaderThreads<B> {
 
     /** A reading thread enters ({@code true}) or leaves a read. */
     void busy(boolean entering) {
-        if (entering) busy.incrementAndGet();
-        else busy.decrementAndGet();
+        if (entering) {
+            readingSince.put(Thread.currentThread(), clock.getAsLong());
+            busy.incrementAndGet();
+        } else {
+            busy.decrementAndGet();
+            readingSince.remove(Thread.currentThread());
+        }
+    }
+
+    /** The bound on threads now: the bound plus those stuck in a read, up to the ceiling. */
+    int allowed() {
+        long t = clock.getAsLong();
+        int stuck = 0;
+        for (long since : readingSince.values()) if (t - since >= STUCK_NANOS) stuck++;
+        return Math.min(max * CEILING_FACTOR, max + stuck);
     }
 
     /** Tells the waiter on {@code monitor} that its batch is done. */
@@ -122,7 +148,7 @@ final class ReaderThreads<B> {
                 }
                 long left = movedAt + stall - t;
                 if (left <= 0) return;
-                if (threads.get() < max) left = Math.min(left, GROW_NANOS); // look again soon: more threads may be wanted
+                if (threads.get() < allowed()) left = Math.min(left, GROW_NANOS); // look again soon: more threads may be wanted
                 wakeAt = t + left;
                 try {
                     TimeUnit.NANOSECONDS.timedWait(monitor, left);
@@ -154,7 +180,7 @@ final class ReaderThreads<B> {
 
     /** A thread more, started by the starter, which then offers it {@code batch}. */
     private void startLater(B batch) {
-        if (threads.get() + starting.get() >= max) return;
+        if (threads.get() + starting.get() >= allowed()) return;
         starting.incrementAndGet();
         try {
             starter.execute(() -> {
@@ -171,7 +197,7 @@ final class ReaderThreads<B> {
     }
 
     private boolean startThread() {
-        Thread t = new Thread(this::loop, name + "-" + threads.get());
+        Thread t = new Thread(null, this::loop, name + "-" + threads.get(), STACK_BYTES);
         t.setDaemon(true);
         try {
             t.start();

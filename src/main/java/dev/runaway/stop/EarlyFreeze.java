@@ -273,6 +273,15 @@ public final class EarlyFreeze {
         java.util.List<Integer> pids = new java.util.ArrayList<>();
         for (int pid : actions.members(frozen.cgroup())) pids.add(pid);
         dev.runaway.procfs.StatsInTime.Result stats = dev.runaway.procfs.StatsInTime.read(proc, pids, STALL_MILLIS, RETRY_MILLIS);
+        // Growth is stopped: no member read yet is worth a wait, never a refusal that thaws the runaway.
+        long patience = System.nanoTime() + NONE_READ_PATIENCE_NANOS;
+        while (stats.stats().isEmpty() && !stats.unread().isEmpty() && System.nanoTime() < patience) {
+            java.util.concurrent.locks.LockSupport.parkNanos(RETRY_MILLIS * 1_000_000L);
+            dev.runaway.procfs.StatsInTime.Result again = dev.runaway.procfs.StatsInTime.read(proc, stats.unread(), STALL_MILLIS, RETRY_MILLIS);
+            java.util.Set<Integer> gone = new java.util.HashSet<>(stats.gone());
+            gone.addAll(again.gone());
+            stats = new dev.runaway.procfs.StatsInTime.Result(again.stats(), gone, again.unread());
+        }
         int[] alive = stats.stats().keySet().stream().mapToInt(Integer::intValue).toArray();
         java.util.Map<Integer, String> exes = ExeReads.read(proc, alive, RETRY_MILLIS).exes();
         java.util.List<dev.runaway.model.ProcessSample> members = new java.util.ArrayList<>();
@@ -293,4 +302,6 @@ public final class EarlyFreeze {
     /** A scan's stall deadline, and the retry's for those left (an exec ends in a moment once its process has a CPU). */
     private static final long STALL_MILLIS = 50;
     private static final long RETRY_MILLIS = 250;
+    /** How long the plan waits, frozen, while no member's stat has been read at all. */
+    private static final long NONE_READ_PATIENCE_NANOS = 10_000_000_000L;
 }

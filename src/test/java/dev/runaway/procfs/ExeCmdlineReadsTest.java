@@ -202,29 +202,51 @@ class ExeCmdlineReadsTest {
         assertThat(r.args()).hasSize(500);
     }
 
-    /** Threads held by waiting reads are replaced, up to a bound; past it a batch returns with what it could not read. */
+    /**
+     * Threads held by waiting reads are replaced, past the bound once a read has waited long
+     * enough to be waiting on its process: however many processes are mid-exec, a later batch
+     * still gets threads (80 stuck stat reads left a stop's plan none).
+     */
     @Test
-    void waitingThreadsAreReplacedUpToTheBound() {
-        ExeCmdlineReads reads = reads(pid -> pid <= 100);
+    void waitingThreadsAreReplacedPastTheBoundOnceStuck() {
+        int stuck = ExeCmdlineReads.MAX_THREADS + 36;
+        ExeCmdlineReads reads = reads(pid -> pid <= stuck);
         Queue<ExeCmdlineReads.Late> late = new ConcurrentLinkedQueue<>();
         Set<Integer> waiting = new java.util.HashSet<>();
-        for (int round = 0; round < 100 && reads.threads() < ExeCmdlineReads.MAX_THREADS; round++) {
+        for (int round = 0; round < 400 && waiting.size() < stuck; round++) {
             long started = System.nanoTime();
             List<ExeCmdlineReads.Request> left = new ArrayList<>();
-            for (ExeCmdlineReads.Request q : requests(1, 200)) if (!waiting.contains(q.pid())) left.add(q);
+            for (ExeCmdlineReads.Request q : requests(1, stuck + 100)) if (!waiting.contains(q.pid())) left.add(q);
 
             ExeCmdlineReads.Result r = reads.read(left, STALL_MILLIS, late);
 
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(5_000);
             waiting.addAll(r.waiting());
-            assertThat(reads.threads()).isLessThanOrEqualTo(ExeCmdlineReads.MAX_THREADS);
         }
-        assertThat(reads.threads()).isEqualTo(ExeCmdlineReads.MAX_THREADS);
-        assertThat(waiting).hasSize(ExeCmdlineReads.MAX_THREADS).allMatch(pid -> pid <= 100);
+        assertThat(waiting).hasSize(stuck).allMatch(pid -> pid <= stuck);
+        ExeCmdlineReads.Result others = reads.read(requests(stuck + 1, stuck + 100), STALL_MILLIS, late);
+        assertThat(others.complete()).as("the other processes read beside the stuck ones").isTrue();
 
         release.countDown();
-        await().atMost(10, TimeUnit.SECONDS).until(() -> late.size() == ExeCmdlineReads.MAX_THREADS);
-        ExeCmdlineReads.Result after = reads.read(requests(101, 200), STALL_MILLIS, late);
-        assertThat(after.complete()).isTrue(); // the threads are back
+        await().atMost(10, TimeUnit.SECONDS).until(() -> late.size() == stuck);
+    }
+
+    /** Past the ceiling (the bound times {@link ReaderThreads#CEILING_FACTOR}) no thread is added: a batch returns with what it could not read. */
+    @Test
+    void stuckThreadsStopAtTheCeiling() {
+        int ceiling = ExeCmdlineReads.MAX_THREADS * ReaderThreads.CEILING_FACTOR;
+        ExeCmdlineReads reads = reads(pid -> true);
+        Queue<ExeCmdlineReads.Late> late = new ConcurrentLinkedQueue<>();
+        Set<Integer> waiting = new java.util.HashSet<>();
+        for (int round = 0; round < 2_000 && reads.threads() < ceiling; round++) {
+            List<ExeCmdlineReads.Request> left = new ArrayList<>();
+            for (ExeCmdlineReads.Request q : requests(1, ceiling + 50)) if (!waiting.contains(q.pid())) left.add(q);
+            waiting.addAll(reads.read(left, STALL_MILLIS, late).waiting());
+            assertThat(reads.threads()).isLessThanOrEqualTo(ceiling);
+        }
+        assertThat(reads.threads()).isEqualTo(ceiling);
+        ExeCmdlineReads.Result r = reads.read(requests(ceiling + 1, ceiling + 50), STALL_MILLIS, late);
+        assertThat(r.complete()).isFalse();
+        assertThat(reads.threads()).isEqualTo(ceiling);
     }
 }

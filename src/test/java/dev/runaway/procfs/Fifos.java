@@ -22,10 +22,16 @@ public final class Fifos {
         if (C.LIBC.mkfifo(file.toString(), 0600) != 0) throw new IOException("mkfifo " + file + " failed");
     }
 
-    /** Lets the read waiting on the FIFO go (this waits for a reader to open it). */
+    /**
+     * Lets every read waiting on the FIFO go, and any read that comes later find the file gone.
+     * Opened for reading and writing, which never waits (an open for writing alone waits for a
+     * reader, and a read never started would hold the test forever); a read blocked in its open
+     * wakes then and gets the line or, once this closes, the end.
+     */
     public static void release(Path fifo) throws IOException {
-        try (var writer = new java.io.FileOutputStream(fifo.toFile())) {
-            writer.write('\n');
+        try (var both = new java.io.RandomAccessFile(fifo.toFile(), "rw")) {
+            both.write('\n');
+            Files.deleteIfExists(fifo);
         }
     }
 }

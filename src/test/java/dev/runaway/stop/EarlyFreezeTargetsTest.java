@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -84,6 +85,82 @@ class EarlyFreezeTargetsTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isLessThan(10_000);
         assertThat(adopted.frozen()).as(adopted.why()).isPresent();
         dev.runaway.procfs.Fifos.release(proc.resolve("135/stat"));
+    }
+
+    /**
+     * More children mid-exec than the shared stat readers' bound: the adoption's check leaves every
+     * reading thread waiting in one of their stats. At 20,000 pressing tasks the plan then read no
+     * member at all, said "nothing matches" and thawed the runaway it had stopped (bench stop).
+     */
+    @Test
+    void moreChildrenMidExecThanReadingThreadsStillLeaveTheKeysProcessesTheTargets() throws Exception {
+        Path proc = dir.resolve("proc");
+        StopEngineDecisionsTest.FakeMachine machine = new StopEngineDecisionsTest.FakeMachine();
+        int keyed = 100;
+        int midExec = 80; // over StatReads.MAX_THREADS (32)
+        List<Path> waiting = new java.util.ArrayList<>();
+        for (int pid = 100; pid < 100 + keyed + midExec; pid++) {
+            Path p = Files.createDirectories(proc.resolve(Integer.toString(pid)));
+            boolean child = pid >= 100 + keyed;
+            int ppid = child ? 100 : 1;
+            Files.writeString(p.resolve("stat"), FakeProc.statLine(pid, "tool", 'S', ppid, 99, 99, 1, 1, 1, 5000 + pid, 10));
+            Files.writeString(p.resolve("status"), "Name:\ttool\nPid:\t" + pid + "\nPPid:\t" + ppid + "\n");
+            Files.createSymbolicLink(p.resolve("exe"), Path.of(child ? "/usr/bin/sleep" : TOOL));
+            if (child) {
+                dev.runaway.procfs.Fifos.inPlaceOf(p.resolve("stat"));
+                waiting.add(p.resolve("stat"));
+            }
+            machine.spawn(pid, ppid);
+        }
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, keyed + midExec, 0, 8, "", Map.of());
+        try {
+            EarlyFreeze.Attempt adopted = EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
+            assertThat(adopted.frozen()).as(adopted.why()).isPresent();
+
+            Targets targets = EarlyFreeze.targetsOf(proc, new Selector.Command(TOOL), adopted.frozen().get(), machine);
+
+            assertThat(targets.members()).extracting(ProcessSample::pid).hasSize(keyed).allMatch(pid -> pid < 100 + keyed);
+            assertThat(targets.cgroupNote()).contains(midExec + " members' stat not read in time");
+        } finally {
+            for (Path fifo : waiting) dev.runaway.procfs.Fifos.release(fifo);
+        }
+    }
+
+    /** Every member mid-exec when the freeze came: the plan waits for their execs (growth is stopped) instead of saying "nothing matches". */
+    @Test
+    void whenNoMembersStatIsReadYetThePlanWaitsForTheirExecsToEnd() throws Exception {
+        Path proc = dir.resolve("proc");
+        StopEngineDecisionsTest.FakeMachine machine = new StopEngineDecisionsTest.FakeMachine();
+        List<Path> waiting = new java.util.ArrayList<>();
+        for (int pid = 100; pid < 110; pid++) {
+            Path p = Files.createDirectories(proc.resolve(Integer.toString(pid)));
+            Files.createSymbolicLink(p.resolve("exe"), Path.of(TOOL));
+            waiting.add(p.resolve("stat"));
+            dev.runaway.procfs.Fifos.inPlaceOf(p.resolve("stat"));
+            machine.spawn(pid, 1);
+        }
+        var frozen = new EarlyFreeze.Frozen(CGROUP, 10, true, 0, 0, 0, Map.of());
+        // The execs end a second after the plan starts reading: each stat is then a plain file.
+        Thread execsEnd = new Thread(() -> {
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+            try {
+                for (int pid = 100; pid < 110; pid++) {
+                    Path stat = proc.resolve(pid + "/stat");
+                    dev.runaway.procfs.Fifos.release(stat);
+                    Files.writeString(stat, FakeProc.statLine(pid, "tool", 'S', 1, 99, 99, 1, 1, 1, 5000 + pid, 10));
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        execsEnd.start();
+        try {
+            Targets targets = EarlyFreeze.targetsOf(proc, new Selector.Command(TOOL), frozen, machine);
+
+            assertThat(targets.members()).extracting(ProcessSample::pid).isNotEmpty().allMatch(pid -> pid >= 100 && pid < 110);
+        } finally {
+            execsEnd.join();
+        }
     }
 
     @Test

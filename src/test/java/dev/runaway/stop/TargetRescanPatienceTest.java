@@ -63,7 +63,7 @@ class TargetRescanPatienceTest {
 
         // Nothing unread now (the exec is over: a command line that reads): no patience, no match at once.
         release.join(10_000);
-        Files.delete(cmdline);
+        Files.deleteIfExists(cmdline); // released: gone already
         Files.writeString(cmdline, "bash\0");
         long t0 = System.nanoTime();
         Targets again = new TargetRescan(proc.root(), new Selector.Command(KEY), Exclusions.none(-1),
