@@ -61,7 +61,7 @@ public final class EarlyFreeze {
             phases.put("listPids", millisSince(t));
             t = System.nanoTime();
             matches = new HashSet<>();
-            ExeReads.Result exes = ExeReads.read(proc, pids, EXE_STALL_MILLIS);
+            ExeReads.Result exes = exeReader.read(proc, pids, EXE_STALL_MILLIS);
             exes.exes().forEach((pid, exe) -> {
                 if (c.key().equals(exe)) matches.add(pid);
             });
@@ -129,7 +129,8 @@ public final class EarlyFreeze {
      * Takes over the freeze runaway-rt's first lever made before this JVM started ({@link
      * FirstLever}): its pids.max is put back with the stop's restore, and every process in the
      * frozen cgroup is checked as after this class's own freeze (the key's exe, or a descendant
-     * of one of its processes; frozen, none is mid-exec, so no read waits). A stranger, an
+     * of one of its processes; one still mid-exec when the freeze came is asked again for a while,
+     * see {@link #exesInTime}). A stranger, an
      * excluded process, or a key other than the selector's: thawed and pids.max put back at once.
      *
      * @param atNanos when the freeze was written, on this JVM's System.nanoTime clock
@@ -152,7 +153,7 @@ public final class EarlyFreeze {
             if (stranger == null) {
                 ProcReader reader = new ProcReader(proc);
                 Set<Integer> matches = new HashSet<>();
-                ExeReads.read(proc, members.stream().mapToInt(Integer::intValue).toArray(), EXE_STALL_MILLIS).exes()
+                exeReader.read(proc, members.stream().mapToInt(Integer::intValue).toArray(), EXE_STALL_MILLIS).exes()
                         .forEach((pid, exe) -> {
                             if (c.key().equals(exe)) matches.add(pid);
                         });
@@ -176,7 +177,7 @@ public final class EarlyFreeze {
      */
     private static String outside(Path proc, ProcReader reader, String key, Set<Integer> members, String cgroup) {
         int[] rest = java.util.Arrays.stream(reader.pids()).filter(pid -> !members.contains(pid)).toArray();
-        for (var e : ExeReads.read(proc, rest, EXE_STALL_MILLIS).exes().entrySet()) {
+        for (var e : exeReader.read(proc, rest, EXE_STALL_MILLIS).exes().entrySet()) {
             if (key.equals(e.getValue()) && ProcStat.read(proc, e.getKey()).filter(st -> !st.isZombie()).isPresent()) {
                 return "pid " + e.getKey() + " of the same key runs outside " + cgroup;
             }
@@ -229,13 +230,13 @@ public final class EarlyFreeze {
         java.util.List<Integer> undescended = new java.util.ArrayList<>();
         for (int pid : parents.keySet()) if (!descends(pid, parents, keyed)) undescended.add(pid);
         if (!undescended.isEmpty()) {
-            ExeReads.Result exes = ExeReads.read(proc, undescended.stream().mapToInt(Integer::intValue).toArray(), RETRY_MILLIS);
-            exes.exes().forEach((pid, exe) -> {
+            java.util.Map<Integer, String> exes = exesInTime(proc, undescended);
+            exes.forEach((pid, exe) -> {
                 if (key.equals(exe)) keyed.add(pid);
             });
             for (int pid : undescended) {
                 if (keyed.contains(pid) || descends(pid, parents, keyed)) continue;
-                String exe = exes.exes().get(pid);
+                String exe = exes.get(pid);
                 if (exe != null && exe.isEmpty() && ProcStat.read(proc, pid).filter(st -> !st.isZombie()).isEmpty()) continue; // gone
                 return "pid " + pid + " (" + comms.get(pid) + (exe == null ? ", its executable not read in time" : "") + ")";
             }
@@ -247,6 +248,36 @@ public final class EarlyFreeze {
         }
         return null;
     }
+
+    /**
+     * The exes of {@code pids}, asked again while some are unread, for up to {@link
+     * #UNREAD_EXE_PATIENCE_NANOS}: the cgroup is frozen and capped, so waiting costs time, not
+     * growth. A member still mid-exec when the freeze came (an orphan of the runaway re-executing
+     * itself through /proc/self/exe, its comm "exe") holds its exe link until the exec is done; taken
+     * for a stranger at once, it undid the freeze in 2 of 3 trials at 20,000 pressing, and growth
+     * then stopped 13-15 s later by the plan's levers (bench stop).
+     */
+    private static java.util.Map<Integer, String> exesInTime(Path proc, java.util.List<Integer> pids) {
+        java.util.Map<Integer, String> exes = new java.util.HashMap<>();
+        java.util.List<Integer> unread = pids;
+        long patience = System.nanoTime() + UNREAD_EXE_PATIENCE_NANOS;
+        while (true) {
+            exes.putAll(exeReader.read(proc, unread.stream().mapToInt(Integer::intValue).toArray(), RETRY_MILLIS).exes());
+            unread = unread.stream().filter(pid -> !exes.containsKey(pid)).toList();
+            if (unread.isEmpty() || System.nanoTime() >= patience) return exes;
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+        }
+    }
+
+    /** How the exes of the processes a check could not place are read (tests give one whose reads wait). */
+    interface ExeReader {
+        ExeReads.Result read(Path proc, int[] pids, long stallMillis);
+    }
+
+    static ExeReader exeReader = ExeReads::read;
+
+    /** How long the check asks again for exes still unread before it calls such a process a stranger. */
+    static final long UNREAD_EXE_PATIENCE_NANOS = 5_000_000_000L;
 
     /** A child (or grandchild, forked since the first reading) of one of the key's processes, by the parents read. */
     private static boolean descends(int pid, java.util.Map<Integer, Integer> parents, Set<Integer> keyed) {
@@ -283,7 +314,7 @@ public final class EarlyFreeze {
             stats = new dev.runaway.procfs.StatsInTime.Result(again.stats(), gone, again.unread());
         }
         int[] alive = stats.stats().keySet().stream().mapToInt(Integer::intValue).toArray();
-        java.util.Map<Integer, String> exes = ExeReads.read(proc, alive, RETRY_MILLIS).exes();
+        java.util.Map<Integer, String> exes = exeReader.read(proc, alive, RETRY_MILLIS).exes();
         java.util.List<dev.runaway.model.ProcessSample> members = new java.util.ArrayList<>();
         for (int pid : pids) {
             ProcStat st = stats.stats().get(pid);

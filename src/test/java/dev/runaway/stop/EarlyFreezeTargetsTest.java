@@ -163,6 +163,48 @@ class EarlyFreezeTargetsTest {
         }
     }
 
+    /** Members 100-139 run the key; 140 is an orphan of the runaway re-executing itself (comm "exe"), its exe link unread for {@code unreadReads} reads. */
+    private EarlyFreeze.Attempt adoptWithAnOrphanMidExec(Path proc, int unreadReads) throws Exception {
+        StopEngineDecisionsTest.FakeMachine machine = new StopEngineDecisionsTest.FakeMachine();
+        for (int pid = 100; pid <= 140; pid++) {
+            Path p = Files.createDirectories(proc.resolve(Integer.toString(pid)));
+            Files.writeString(p.resolve("stat"), FakeProc.statLine(pid, pid == 140 ? "exe" : "tool", 'R', 1, 99, 99, 1, 1, 1, 5000 + pid, 10));
+            Files.createSymbolicLink(p.resolve("exe"), Path.of(TOOL));
+            machine.spawn(pid, 1);
+        }
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        EarlyFreeze.ExeReader real = EarlyFreeze.exeReader;
+        EarlyFreeze.exeReader = (root, pids, stall) -> {
+            ExeReads.Result r = real.read(root, pids, stall);
+            boolean holds = java.util.Arrays.stream(pids).anyMatch(pid -> pid == 140) && asked.incrementAndGet() <= unreadReads;
+            if (!holds) return r;
+            Map<Integer, String> exes = new java.util.HashMap<>(r.exes());
+            exes.remove(140);
+            return new ExeReads.Result(exes, Set.of(140));
+        };
+        try {
+            FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of());
+            return EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
+        } finally {
+            EarlyFreeze.exeReader = real;
+        }
+    }
+
+    @Test
+    void anOrphanMidExecIsWaitedForAndTheFreezeIsAdopted() throws Exception {
+        EarlyFreeze.Attempt adopted = adoptWithAnOrphanMidExec(dir.resolve("proc"), 3);
+
+        assertThat(adopted.frozen()).as(adopted.why()).isPresent();
+    }
+
+    @Test
+    void anExecutableStillUnreadAfterThePatienceIsAStrangerAndTheFreezeIsUndone() throws Exception {
+        EarlyFreeze.Attempt adopted = adoptWithAnOrphanMidExec(dir.resolve("proc"), Integer.MAX_VALUE);
+
+        assertThat(adopted.frozen()).isEmpty();
+        assertThat(adopted.why()).contains("pid 140 (exe, its executable not read in time)").contains("thawed at once");
+    }
+
     @Test
     void aStrangerBesideTheChildMidExecStillUndoesTheFreeze() throws Exception {
         Path proc = dir.resolve("proc");
