@@ -41,7 +41,12 @@ final class CgroupWatch implements AutoCloseable {
         this.lastRefusedNanos = startNanos;
         this.thread = new Thread(this::watch, "runaway-bench-watch");
         thread.setDaemon(true);
-        thread.start();
+        // Started real-time, as its parent for the moment: a thread's start waits until the new
+        // thread has run, and an ordinary one waited minutes at load 19,000 (the bench's clocks
+        // had started: the guided CLI's launcher "started 357-768 s after its spawn").
+        try (var raised = dev.runaway.sys.Sched.raisedWithChildren()) {
+            thread.start();
+        }
     }
 
     private void watch() {
