@@ -205,6 +205,36 @@ class EarlyFreezeTargetsTest {
         assertThat(adopted.why()).contains("pid 140 (exe, its executable not read in time)").contains("thawed at once");
     }
 
+    /** Members 100-139 run the key; 140, an orphan, has no exe link (its memory gone), exiting or not. */
+    private EarlyFreeze.Attempt adoptWithAMemberWithoutExe(Path proc, boolean exiting) throws Exception {
+        StopEngineDecisionsTest.FakeMachine machine = new StopEngineDecisionsTest.FakeMachine();
+        for (int pid = 100; pid <= 140; pid++) {
+            Path p = Files.createDirectories(proc.resolve(Integer.toString(pid)));
+            String stat = FakeProc.statLine(pid, pid == 140 ? "exe" : "tool", 'R', 1, 99, 99, 1, 1, 1, 5000 + pid, 10);
+            if (pid == 140 && exiting) stat = stat.replace(" 4194560 ", " 4194564 "); // | PF_EXITING
+            Files.writeString(p.resolve("stat"), stat);
+            if (pid != 140) Files.createSymbolicLink(p.resolve("exe"), Path.of(TOOL));
+            machine.spawn(pid, 1);
+        }
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of());
+        return EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
+    }
+
+    @Test
+    void anExitingMemberWithoutExeIsNoStranger() throws Exception {
+        EarlyFreeze.Attempt adopted = adoptWithAMemberWithoutExe(dir.resolve("proc"), true);
+
+        assertThat(adopted.frozen()).as(adopted.why()).isPresent();
+    }
+
+    @Test
+    void aLiveMemberWithoutExeOfNoKeysProcessIsStillAStranger() throws Exception {
+        EarlyFreeze.Attempt adopted = adoptWithAMemberWithoutExe(dir.resolve("proc"), false);
+
+        assertThat(adopted.frozen()).isEmpty();
+        assertThat(adopted.why()).contains("pid 140 (exe)");
+    }
+
     @Test
     void aStrangerBesideTheChildMidExecStillUndoesTheFreeze() throws Exception {
         Path proc = dir.resolve("proc");
