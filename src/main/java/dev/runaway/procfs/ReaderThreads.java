@@ -60,9 +60,7 @@ final class ReaderThreads<B> {
     private final AtomicInteger threads = new AtomicInteger();
     private final AtomicInteger busy = new AtomicInteger();
     private final AtomicInteger starting = new AtomicInteger();
-    /** Each reading thread's slot: when its read began (0: not in a read). One volatile write per read, on the scan's hot path. */
-    private final java.util.List<java.util.concurrent.atomic.AtomicLong> readingSince = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final ThreadLocal<java.util.concurrent.atomic.AtomicLong> mySlot = new ThreadLocal<>();
+    private final java.util.Map<Thread, Long> readingSince = new java.util.concurrent.ConcurrentHashMap<>();
     private final ExecutorService starter;
 
     ReaderThreads(String name, int first, int max, Consumer<B> work) {
@@ -99,13 +97,12 @@ final class ReaderThreads<B> {
 
     /** A reading thread enters ({@code true}) or leaves a read. */
     void busy(boolean entering) {
-        java.util.concurrent.atomic.AtomicLong slot = mySlot.get();
         if (entering) {
-            if (slot != null) slot.set(Math.max(1, clock.getAsLong()));
+            readingSince.put(Thread.currentThread(), clock.getAsLong());
             busy.incrementAndGet();
         } else {
             busy.decrementAndGet();
-            if (slot != null) slot.set(0);
+            readingSince.remove(Thread.currentThread());
         }
     }
 
@@ -113,10 +110,7 @@ final class ReaderThreads<B> {
     int allowed() {
         long t = clock.getAsLong();
         int stuck = 0;
-        for (java.util.concurrent.atomic.AtomicLong slot : readingSince) {
-            long since = slot.get();
-            if (since != 0 && t - since >= STUCK_NANOS) stuck++;
-        }
+        for (long since : readingSince.values()) if (t - since >= STUCK_NANOS) stuck++;
         return Math.min(max * CEILING_FACTOR, max + stuck);
     }
 
@@ -216,15 +210,11 @@ final class ReaderThreads<B> {
 
     private void loop() {
         dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // as the scan thread these reads are for
-        java.util.concurrent.atomic.AtomicLong slot = new java.util.concurrent.atomic.AtomicLong();
-        mySlot.set(slot);
-        readingSince.add(slot);
         while (true) {
             B batch;
             try {
                 batch = offers.take();
             } catch (InterruptedException e) {
-                readingSince.remove(slot);
                 threads.decrementAndGet();
                 return;
             }
