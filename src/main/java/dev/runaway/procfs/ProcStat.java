@@ -14,9 +14,12 @@ import java.util.Optional;
  * (field 2) may hold spaces and parentheses, so the line is split at the last ')'.
  *
  * @param cpuTicks utime + stime (fields 14 and 15)
+ * @param flags    the kernel's PF_* flags (field 9)
  */
 public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int session,
-                       int numThreads, long startTicks, long rssPages, long cpuTicks) {
+                       int numThreads, long startTicks, long rssPages, long cpuTicks, long flags) {
+    /** PF_EXITING: the process is on its way out (its memory may be gone before it is a zombie). */
+    private static final long PF_EXITING = 0x4;
 
     public ProcessIdentity identity() {
         return new ProcessIdentity(pid, startTicks);
@@ -24,6 +27,10 @@ public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int
 
     public boolean isZombie() {
         return state == 'Z' || state == 'X';
+    }
+
+    public boolean isExiting() {
+        return (flags & PF_EXITING) != 0;
     }
 
     /** Reads one process's stat; empty when the process is gone (or never was). */
@@ -56,11 +63,12 @@ public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int
         int ppid = (int) c.number(4);
         int pgrp = (int) c.number(5);
         int session = (int) c.number(6);
+        long flags = c.number(9);
         long cpu = c.number(14) + c.number(15);
         int threads = (int) c.number(20);
         long start = c.number(22);
         long rss = c.number(24);
-        return new ProcStat(pid, comm, state, ppid, pgrp, session, threads, start, rss, cpu);
+        return new ProcStat(pid, comm, state, ppid, pgrp, session, threads, start, rss, cpu, flags);
     }
 
     private static int indexOf(byte[] b, int length, byte x) {

@@ -47,7 +47,7 @@ public final class ProcessTable {
     private final StatReads stats = StatReads.shared();
     private int statsUnread;
     /** A re-read stat that says nothing new. */
-    private static final Optional<ProcStat> NO_NEWS = Optional.of(new ProcStat(0, "", 'X', 0, 0, 0, 0, 0, 0, 0));
+    private static final Optional<ProcStat> NO_NEWS = Optional.of(new ProcStat(0, "", 'X', 0, 0, 0, 0, 0, 0, 0, 0));
     private Set<Integer> probation = new HashSet<>();
     private Set<Integer> lostMidScan = new HashSet<>();
     private int[] lastPids = new int[0];

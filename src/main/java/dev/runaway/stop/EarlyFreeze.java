@@ -238,7 +238,10 @@ public final class EarlyFreeze {
                 if (keyed.contains(pid) || descends(pid, parents, keyed)) continue;
                 String exe = exes.get(pid);
                 if (exe != null && exe.isEmpty() && ProcStat.read(proc, pid).filter(st -> !st.isZombie()).isEmpty()) continue; // gone
-                if (exe != null && exiting(proc, pid)) continue; // nothing of anyone's left to spare in it
+                // Exiting (PF_EXITING): its memory, and with it its exe link, goes before it is a zombie; a
+                // member of the runaway caught so undid an early freeze at 20,000 pressing (bench stop).
+                // Asked only of one whose exe was read, so not mid-exec: this stat read does not wait.
+                if (exe != null && ProcStat.read(proc, pid).filter(ProcStat::isExiting).isPresent()) continue;
                 return "pid " + pid + " (" + comms.get(pid) + (exe == null ? ", its executable not read in time" : "") + ")";
             }
         }
@@ -279,25 +282,6 @@ public final class EarlyFreeze {
 
     /** How long the check asks again for exes still unread before it calls such a process a stranger. */
     static final long UNREAD_EXE_PATIENCE_NANOS = 5_000_000_000L;
-
-    /** PF_EXITING in stat's flags: the process is on its way out. */
-    private static final long PF_EXITING = 0x4;
-
-    /**
-     * Whether the process is exiting (PF_EXITING in stat's flags, field 9): its memory, and with it
-     * its exe link, goes before it is a zombie, so its exe reads as nothing or as no key. A member
-     * of the runaway caught so undid an early freeze at 20,000 pressing (bench stop). Asked only of
-     * a process whose exe was read, which is not mid-exec: a stat read then does not wait.
-     */
-    private static boolean exiting(Path proc, int pid) {
-        try {
-            String stat = new String(java.nio.file.Files.readAllBytes(proc.resolve(pid + "/stat")), java.nio.charset.StandardCharsets.ISO_8859_1);
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(f[6]) & PF_EXITING) != 0;
-        } catch (java.io.IOException | RuntimeException gone) {
-            return false;
-        }
-    }
 
     /** A child (or grandchild, forked since the first reading) of one of the key's processes, by the parents read. */
     private static boolean descends(int pid, java.util.Map<Integer, Integer> parents, Set<Integer> keyed) {

@@ -41,6 +41,15 @@ class ProcStatTest {
         assertThat(stat.startTicks()).isEqualTo(123456L);
         assertThat(stat.rssPages()).isEqualTo(2500L);
         assertThat(stat.identity()).isEqualTo(new ProcessIdentity(4672, 123456L));
+        assertThat(stat.flags()).isEqualTo(4194560L);
+        assertThat(stat.isExiting()).isFalse();
+    }
+
+    @Test
+    void pfExitingInTheFlagsIsAnExitingProcess() {
+        ProcStat stat = ProcStat.parse(line("4672 (cat)", 'R').replace(" 4194560 ", " 4194564 "));
+
+        assertThat(stat.isExiting()).isTrue();
     }
 
     @Test
