@@ -56,6 +56,10 @@ record Recursion(List<String> cycle, int repeats) {
                 if (visited[code]) continue;
                 visited[code] = true;
                 int k = keyIds[code];
+                if (k >= 0 && parentsFork(f, code)) {
+                    repeats[code] = onPath[k]; // a leaf: nothing below it reads onPath
+                    continue;
+                }
                 if (k >= 0) {
                     onPath[k]++;
                     if (f.isLiving(code)) repeats[code] = onPath[k];
@@ -72,13 +76,27 @@ record Recursion(List<String> cycle, int repeats) {
         int deepest = Forest.NONE;
         int most = 1;
         for (int m : members) {
-            if (repeats[m] > most) {
+            if (repeats[m] > most && !parentsFork(f, m)) {
                 most = repeats[m];
                 deepest = m;
             }
         }
         if (deepest == Forest.NONE) return NONE;
         return new Recursion(cycleAbove(key, deepest, f), most);
+    }
+
+    /**
+     * A living leaf that forked from a process of its own key and has not exec'd yet: the
+     * parent's program for the moment before its exec (bash about to run python3), not a second
+     * occurrence of the key. Caught in that moment it made deploy.sh's cycle read
+     * "deploy.sh, deploy.sh". Forks that have children of their own (nested subshells, a fork
+     * bomb's levels) still count, as before.
+     */
+    static boolean parentsFork(Forest f, int node) {
+        if (!f.isLiving(node) || !f.living.get(node).forkNoExec()) return false;
+        if (f.childStart[node + 1] != f.childStart[node]) return false;
+        int up = f.parent[node];
+        return up != Forest.NONE && f.keyOf(node).equals(f.keyOf(up));
     }
 
     /** Keys from this node up to the next node of the same key, top first. */

@@ -22,10 +22,20 @@ import java.util.List;
  * @param cmdlineUnread the command line is not read yet (its read waited on the process's memory
  *                   map, held while it forks): {@code cmdline} is empty for now, not for good, and
  *                   so is {@code exe} when that read waited too (an exec under way)
+ * @param forkNoExec the process forked and has not exec'd since (the kernel's PF_FORKNOEXEC): it
+ *                   still runs its parent's program, usually for the moment before an exec
  */
 public record ProcessSample(ProcessIdentity identity, int ppid, int pgrp, int session, char state, String comm,
                             int numThreads, long rssBytes, long cpuTicks, int uid, List<String> cmdline,
-                            String exe, String cgroup, boolean cmdlineUnread) {
+                            String exe, String cgroup, boolean cmdlineUnread, boolean forkNoExec) {
+
+    /** A process that has exec'd (or whose flags are unknown). */
+    public ProcessSample(ProcessIdentity identity, int ppid, int pgrp, int session, char state, String comm,
+                         int numThreads, long rssBytes, long cpuTicks, int uid, List<String> cmdline,
+                         String exe, String cgroup, boolean cmdlineUnread) {
+        this(identity, ppid, pgrp, session, state, comm, numThreads, rssBytes, cpuTicks, uid, cmdline, exe, cgroup,
+                cmdlineUnread, false);
+    }
 
     /** A process whose command line was read (or has none). */
     public ProcessSample(ProcessIdentity identity, int ppid, int pgrp, int session, char state, String comm,

@@ -20,6 +20,8 @@ public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int
                        int numThreads, long startTicks, long rssPages, long cpuTicks, long flags) {
     /** PF_EXITING: the process is on its way out (its memory may be gone before it is a zombie). */
     private static final long PF_EXITING = 0x4;
+    /** PF_FORKNOEXEC: forked and not exec'd since: the process still runs its parent's program. */
+    private static final long PF_FORKNOEXEC = 0x40;
 
     public ProcessIdentity identity() {
         return new ProcessIdentity(pid, startTicks);
@@ -31,6 +33,10 @@ public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int
 
     public boolean isExiting() {
         return (flags & PF_EXITING) != 0;
+    }
+
+    public boolean isForkNoExec() {
+        return (flags & PF_FORKNOEXEC) != 0;
     }
 
     /** Reads one process's stat; empty when the process is gone (or never was). */

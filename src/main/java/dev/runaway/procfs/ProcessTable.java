@@ -328,7 +328,8 @@ public final class ProcessTable {
         if (p == null) return;
         Statics read = staticsSeen.of(new Statics(p.uid(), p.cmdline(), exe, p.cgroup(), p.cmdlineUnread()));
         entries.put(pid, new ProcessSample(p.identity(), p.ppid(), p.pgrp(), p.session(), p.state(), p.comm(), p.numThreads(),
-                p.rssBytes(), p.cpuTicks(), read.uid(), read.cmdline(), read.exe(), read.cgroup(), read.cmdlineUnread()));
+                p.rssBytes(), p.cpuTicks(), read.uid(), read.cmdline(), read.exe(), read.cgroup(), read.cmdlineUnread(),
+                p.forkNoExec()));
     }
 
     /** The process's sample with its command line read. */
@@ -338,7 +339,7 @@ public final class ProcessTable {
         if (p == null) return;
         Statics read = staticsSeen.of(new Statics(p.uid(), args, p.exe(), p.cgroup(), false));
         entries.put(pid, new ProcessSample(p.identity(), p.ppid(), p.pgrp(), p.session(), p.state(), p.comm(), p.numThreads(),
-                p.rssBytes(), p.cpuTicks(), read.uid(), read.cmdline(), read.exe(), read.cgroup(), false));
+                p.rssBytes(), p.cpuTicks(), read.uid(), read.cmdline(), read.exe(), read.cgroup(), false, p.forkNoExec()));
     }
 
     /**
@@ -439,7 +440,8 @@ public final class ProcessTable {
         }
         // Only stats that say something new get here: readStats drops the rest (see news).
         boolean reused = stat.startTicks() != before.identity().startTicks();
-        boolean execed = !stat.comm().equals(before.comm());
+        // An exec that keeps the name (a forked bash running another bash script) still clears the fork flag.
+        boolean execed = !stat.comm().equals(before.comm()) || before.forkNoExec() && !stat.isForkNoExec();
         Statics statics = reused || execed ? staticsSeen.of(readStatics(pid, with))
                 : new Statics(before.uid(), before.cmdline(), before.exe(), before.cgroup(), before.cmdlineUnread());
         entries.put(pid, sample(stat, statics));
@@ -449,7 +451,8 @@ public final class ProcessTable {
     /** The stat says what the sample already holds. */
     private boolean unchanged(ProcStat s, ProcessSample p) {
         return s.ppid() == p.ppid() && s.pgrp() == p.pgrp() && s.session() == p.session() && s.state() == p.state()
-                && s.numThreads() == p.numThreads() && s.rssPages() * pageBytes == p.rssBytes() && s.cpuTicks() == p.cpuTicks();
+                && s.numThreads() == p.numThreads() && s.rssPages() * pageBytes == p.rssBytes() && s.cpuTicks() == p.cpuTicks()
+                && s.isForkNoExec() == p.forkNoExec();
     }
 
     /** All but the exe and command line, which {@link #readCmdlines} reads after (see {@link ExeCmdlineReads}). */
@@ -460,6 +463,6 @@ public final class ProcessTable {
     private ProcessSample sample(ProcStat s, Statics statics) {
         return new ProcessSample(new ProcessIdentity(s.pid(), s.startTicks()), s.ppid(), s.pgrp(), s.session(),
                 s.state(), commsSeen.of(s.comm()), s.numThreads(), s.rssPages() * pageBytes, s.cpuTicks(), statics.uid(),
-                statics.cmdline(), statics.exe(), statics.cgroup(), statics.cmdlineUnread());
+                statics.cmdline(), statics.exe(), statics.cgroup(), statics.cmdlineUnread(), s.isForkNoExec());
     }
 }

@@ -289,6 +289,37 @@ class AnalyzerTest {
     }
 
     @Test
+    void aForkCaughtBeforeItsExecIsNotAnotherOccurrence() {
+        List<ProcessSample> p = deployLoop();
+        // The deepest deploy.sh's bash has forked to run python3 and is caught before the exec:
+        // the child still shows deploy.sh's command line (a flaky DrillAnalysisTest saw this).
+        p.add(proc(308, 306).exe("/usr/bin/bash").args("bash", DEPLOY).session(50).forkNoExec().build());
+        p.add(proc(320, 50).exe("/usr/bin/bash").args("bash", DEPLOY).session(50).build());
+
+        Group deploy = group(analyze(0, p), DEPLOY);
+
+        assertThat(deploy.cycle()).containsExactly(DEPLOY, UNITTEST, DEPLOY);
+        assertThat(deploy.repeats()).isEqualTo(4);
+        assertThat(deploy.tasks()).as("the fork is still one of the group's processes").isEqualTo(6);
+    }
+
+    @Test
+    void forksThatForkAgainStillCountAsOccurrences() {
+        // A fork bomb's levels (or nested subshells) never exec: each one that has children counts.
+        List<ProcessSample> p = shell();
+        for (int pid = 400; pid <= 404; pid++) {
+            var b = proc(pid, pid == 400 ? 50 : pid - 1).exe("/usr/bin/bash").args("bash", "/d/bomb.sh").session(50);
+            p.add((pid == 400 ? b : b.forkNoExec()).build());
+        }
+
+        Group bomb = group(analyze(0, p), "/d/bomb.sh");
+
+        assertThat(bomb.repeats()).as("the leaf is its parent's program; the four above it count").isEqualTo(4);
+        assertThat(bomb.recursive()).isTrue();
+        assertThat(bomb.cycle()).containsExactly("/d/bomb.sh", "/d/bomb.sh");
+    }
+
+    @Test
     void twoLevelsOfTheSameScriptAreNotRecursive() {
         List<ProcessSample> p = shell();
         p.add(bashScript(310, 50, "/d/x.sh", 50));

@@ -75,6 +75,7 @@ final class Procs {
         private String exe = "";
         private String cgroup = "/user.slice";
         private int uid;
+        private boolean forkNoExec;
 
         private Builder(int pid, int ppid) {
             this.pid = pid;
@@ -144,6 +145,12 @@ final class Procs {
             return this;
         }
 
+        /** Forked and not exec'd since (the kernel's PF_FORKNOEXEC). */
+        Builder forkNoExec() {
+            forkNoExec = true;
+            return this;
+        }
+
         Builder uid(int value) {
             uid = value;
             return this;
@@ -154,7 +161,7 @@ final class Procs {
                     : CommandKeys.baseName(!exe.isEmpty() ? exe : cmdline.isEmpty() ? "?" : cmdline.get(0));
             if (cmdline.isEmpty() && exe.isEmpty()) rss = 0;
             return new ProcessSample(new ProcessIdentity(pid, start), ppid, pgrp, session, state, name, threads, rss,
-                    0, uid, cmdline, exe, cmdline.isEmpty() && exe.isEmpty() ? "/" : cgroup);
+                    0, uid, cmdline, exe, cmdline.isEmpty() && exe.isEmpty() ? "/" : cgroup, false, forkNoExec);
         }
     }
 }

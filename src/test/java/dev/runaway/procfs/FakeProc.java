@@ -142,6 +142,12 @@ public final class FakeProc {
      */
     public static String statLine(int pid, String comm, char state, int ppid, int pgrp, int session, long utime,
                            long stime, int threads, long startTicks, long rssPages) {
+        return statLine(pid, comm, state, ppid, pgrp, session, utime, stime, threads, startTicks, rssPages, 4194560L);
+    }
+
+    /** The same, with the kernel's PF_* flags (field 9) given. */
+    public static String statLine(int pid, String comm, char state, int ppid, int pgrp, int session, long utime,
+                           long stime, int threads, long startTicks, long rssPages, long flags) {
         List<String> f = new ArrayList<>(52);
         f.add(Integer.toString(pid));              // 1 pid
         f.add("(" + comm + ")");                   // 2 comm
@@ -151,7 +157,7 @@ public final class FakeProc {
         f.add(Integer.toString(session));          // 6 session
         f.add("34817");                            // 7 tty_nr
         f.add("-1");                               // 8 tpgid
-        f.add("4194560");                          // 9 flags
+        f.add(Long.toString(flags));               // 9 flags
         f.add("1811");                             // 10 minflt
         f.add("0");                                // 11 cminflt
         f.add("3");                                // 12 majflt
@@ -207,6 +213,7 @@ public final class FakeProc {
         private int pgrp;
         private int session;
         private long startTicks;
+        private long flags = 4194560L;
         private int threads = 1;
         private long rssPages = 100;
         private long utime = 5;
@@ -231,6 +238,12 @@ public final class FakeProc {
 
         public Process ppid(int value) {
             ppid = value;
+            return this;
+        }
+
+        /** Forked and not exec'd since (PF_FORKNOEXEC in stat's flags), or exec'd. */
+        public Process forkNoExec(boolean value) {
+            flags = value ? flags | 0x40 : flags & ~0x40L;
             return this;
         }
 
@@ -294,7 +307,7 @@ public final class FakeProc {
         }
 
         String statLine() {
-            return FakeProc.statLine(pid, comm, state, ppid, pgrp, session, utime, stime, threads, startTicks, rssPages);
+            return FakeProc.statLine(pid, comm, state, ppid, pgrp, session, utime, stime, threads, startTicks, rssPages, flags);
         }
 
         /** Writes (or rewrites) stat, cmdline, exe and cgroup. */

@@ -43,6 +43,15 @@ class ProcStatTest {
         assertThat(stat.identity()).isEqualTo(new ProcessIdentity(4672, 123456L));
         assertThat(stat.flags()).isEqualTo(4194560L);
         assertThat(stat.isExiting()).isFalse();
+        assertThat(stat.isForkNoExec()).isFalse();
+    }
+
+    @Test
+    void pfForkNoExecInTheFlagsIsAForkThatHasNotExecd() {
+        ProcStat stat = ProcStat.parse(line("4672 (bash)", 'R').replace(" 4194560 ", " 4194624 "));
+
+        assertThat(stat.isForkNoExec()).isTrue();
+        assertThat(stat.isExiting()).isFalse();
     }
 
     @Test

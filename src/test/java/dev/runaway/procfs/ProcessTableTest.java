@@ -227,6 +227,23 @@ class ProcessTableTest {
     }
 
     @Test
+    void anExecThatKeepsTheNameIsSeenByTheForkFlagClearing() {
+        baseSystem();
+        FakeProc.Process child = proc.process(81, 1, "bash").cmdline("bash", "/d/deploy.sh").exe("/usr/bin/bash")
+                .forkNoExec(true).write();
+        table.scan(true);
+        ProcessSample forked = byPid(table.scan(false)).get(81);
+        assertThat(forked.forkNoExec()).isTrue();
+        assertThat(forked.cmdline()).containsExactly("bash", "/d/deploy.sh");
+
+        child.cmdline("bash", "/d/other.sh").forkNoExec(false).write(); // exec'd bash again: same comm
+        ProcessSample execed = byPid(table.scan(true)).get(81);
+
+        assertThat(execed.forkNoExec()).isFalse();
+        assertThat(execed.cmdline()).containsExactly("bash", "/d/other.sh");
+    }
+
+    @Test
     void statFiguresAreRefreshedOnACompleteScan() {
         baseSystem();
         FakeProc.Process p = proc.process(40, 1, "grow").rssPages(10).cpu(1, 1).threads(1).write();
