@@ -57,8 +57,13 @@ public final class PressingBench {
     public record Result(int pressing, List<Stop> stops, List<Listing> listings) {
     }
 
-    /** What the bench runs: each on a fresh drill per trial (the listings once, on a drill of their own, first). */
-    public enum Method { CLI, CONSOLE, NAIVE, CGROUP_KILL, LISTINGS }
+    /**
+     * What the bench runs: each on a fresh drill per trial (the listings once, on a drill of their
+     * own, first). FLOOR is no stop of ours: one {@code cgroup.kill} of N sleepers of the same
+     * binary, nothing pressing, so its time to zero is the kernel's exit work alone, the least any
+     * stop can reach on this machine (not run unless asked).
+     */
+    public enum Method { CLI, CONSOLE, NAIVE, CGROUP_KILL, LISTINGS, FLOOR }
 
     private static final Path PROC = Path.of("/proc");
     /** A trial's drill and its tools' sandbox (the tools' lifetime is this, and the command line's limit, per trial). */
@@ -87,7 +92,8 @@ public final class PressingBench {
         this.trials = trials;
         this.cliLimit = cliLimit;
         this.shell = shell;
-        this.methods = methods.isEmpty() ? java.util.EnumSet.allOf(Method.class) : java.util.EnumSet.copyOf(methods);
+        this.methods = methods.isEmpty() ? java.util.EnumSet.complementOf(java.util.EnumSet.of(Method.FLOOR))
+                : java.util.EnumSet.copyOf(methods);
         this.progress = progress;
     }
 
@@ -106,6 +112,7 @@ public final class PressingBench {
                 if (methods.contains(Method.CONSOLE)) stops.add(consolePath());
                 if (methods.contains(Method.NAIVE)) stops.add(naiveLoop());
                 if (methods.contains(Method.CGROUP_KILL)) stops.add(cgroupKill());
+                if (methods.contains(Method.FLOOR)) stops.add(floor());
             }
         }
         return new Result(tasks, stops, listings);
@@ -353,6 +360,34 @@ public final class PressingBench {
             int left = drill.sandbox().memberPids().size();
             return new Stop("cgroup.kill", tasks, watch.millisToGrowthStopped(), watch.millisToZero(), left == 0, left,
                     watch.loadMax(), "outside", -1, "the last fork refused " + watch.millisToPressureEnded() + " ms");
+        }
+    }
+
+    /**
+     * One {@code cgroup.kill} of N sleepers: no fork pressure, no load before the write, so the
+     * time to zero is what the kernel needs to run N exits here (at 20,000 on the eleventh and
+     * twelfth sittings' machines, both CPUs ~95 % in the exits' kernel code for 13 s).
+     */
+    private Stop floor() throws Exception {
+        progress.printf("the floor: cgroup.kill of %,d sleepers%n", tasks);
+        try (Sandbox sleepers = Sandboxes.create(SandboxSpec.of("bench-floor", tasks + 64).withLifetime(LIFETIME))) {
+            Process root = ScanBench.startSleepers(sleepers, tasks);
+            Path member = ((CgroupSandbox) sleepers).dirs().memberDir();
+            progress.printf("  %,d sleepers; load %.0f%n", sleepers.taskCount(), load1());
+            progress.flush();
+            CgroupWatch watch;
+            try (var raised = dev.runaway.sys.Sched.raisedWithChildren()) {
+                watch = new CgroupWatch(sleepers, member, System.nanoTime());
+                Files.writeString(member.resolve("cgroup.kill"), "1");
+            }
+            watch.awaitZero(120_000);
+            watch.close();
+            root.waitFor(10, TimeUnit.SECONDS);
+            int left = sleepers.memberPids().size();
+            progress.printf("  zero %,d ms%n", watch.millisToZero());
+            progress.flush();
+            return new Stop("cgroup.kill of sleepers (the floor)", tasks, 0, watch.millisToZero(), left == 0, left,
+                    watch.loadMax(), "outside", -1, "no fork pressure: the kernel's exits alone");
         }
     }
 

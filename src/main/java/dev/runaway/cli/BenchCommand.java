@@ -73,7 +73,7 @@ public final class BenchCommand implements Callable<Integer> {
     dev.runaway.bench.PressingBench.Shell cliShell;
 
     @Option(names = "--methods", paramLabel = "M", split = ",", description = "stop --pressing: which to run, of ${COMPLETION-CANDIDATES}"
-            + " (default: all; LISTINGS on a drill of its own, first)")
+            + " (default: all but FLOOR, the kernel's exit cost alone: a cgroup.kill of N sleepers; LISTINGS on a drill of its own, first)")
     java.util.Set<dev.runaway.bench.PressingBench.Method> methods = java.util.EnumSet.noneOf(dev.runaway.bench.PressingBench.Method.class);
 
     @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, ratioToC")
