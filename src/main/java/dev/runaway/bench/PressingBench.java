@@ -386,7 +386,7 @@ public final class PressingBench {
             int left = sleepers.memberPids().size();
             progress.printf("  zero %,d ms%n", watch.millisToZero());
             progress.flush();
-            return new Stop("cgroup.kill of sleepers (the floor)", tasks, 0, watch.millisToZero(), left == 0, left,
+            return new Stop("floor (sleepers)", tasks, 0, watch.millisToZero(), left == 0, left,
                     watch.loadMax(), "outside", -1, "no fork pressure: the kernel's exits alone");
         }
     }

@@ -26,19 +26,62 @@ import java.util.stream.Stream;
  * Java code), and at one real-time priority with the window's threads its compiles (up to 45 % of
  * a CPU during a fire, bench ui) took whole 100 ms turns while the JavaFX thread, runnable, waited
  * 750 ms for a CPU.
+ *
+ * <p>Another process's threads can be raised the same way ({@link #ofProcess}): the console's X
+ * server, which the JavaFX thread waits on for every round trip. That process is known by its
+ * start time too, so a pid that has been reused is neither swept nor put back.
  */
 public final class AllThreadsRaise implements AutoCloseable {
     private final Map<Integer, Sched.Raised> raised = new HashMap<>();
+    private final Path tasks;
+    /** The raised process's start time (stat field 22), or -1 for this process. */
+    private final long startTicks;
+    private final int pid;
     private boolean closed;
 
-    private AllThreadsRaise() {
+    private AllThreadsRaise(Path tasks, int pid, long startTicks) {
+        this.tasks = tasks;
+        this.pid = pid;
+        this.startTicks = startTicks;
     }
 
     /** Raises every thread of this process now. */
     public static AllThreadsRaise start() {
-        AllThreadsRaise r = new AllThreadsRaise();
+        AllThreadsRaise r = new AllThreadsRaise(Path.of("/proc/self/task"), -1, -1);
         r.sweep();
         return r;
+    }
+
+    /**
+     * Raises every thread of process {@code pid} now (privilege needed: without it nothing
+     * changes and {@link #words()} says "nothing"). Empty when the process is gone.
+     */
+    public static java.util.Optional<AllThreadsRaise> ofProcess(int pid) {
+        long start = startTicks(pid);
+        if (start < 0) return java.util.Optional.empty();
+        return java.util.Optional.of(ofProcess(pid, start));
+    }
+
+    /** Raises process {@code pid}'s threads if it is the one that started at {@code startTicks}. */
+    static AllThreadsRaise ofProcess(int pid, long startTicks) {
+        AllThreadsRaise r = new AllThreadsRaise(Path.of("/proc/" + pid + "/task"), pid, startTicks);
+        r.sweep();
+        return r;
+    }
+
+    /** Whether the process raised is still the one it was (always, for this process). */
+    private boolean sameProcess() {
+        return pid < 0 || startTicks(pid) == startTicks;
+    }
+
+    /** Field 22 of /proc/PID/stat, -1 when the process is gone or unreadable. */
+    static long startTicks(int pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[22 - 3]);
+        } catch (IOException | RuntimeException gone) {
+            return -1;
+        }
     }
 
     /**
@@ -48,10 +91,14 @@ public final class AllThreadsRaise implements AutoCloseable {
      */
     public synchronized void sweep() {
         if (closed) return;
-        Set<Integer> live = new HashSet<>(threads());
+        if (!sameProcess()) {
+            raised.clear(); // exited (and its pid perhaps reused): nothing of it to raise or put back
+            return;
+        }
+        Set<Integer> live = new HashSet<>(threads(tasks));
         raised.keySet().retainAll(live);
         for (int tid : live) {
-            if (compiler(tid)) continue;
+            if (compiler(tasks, tid)) continue;
             Sched.Raised r = raised.get(tid);
             if (r == null || (!r.words().isEmpty() && Sched.ordinary(tid))) {
                 raised.put(tid, Sched.raisedWhile(tid));
@@ -71,8 +118,12 @@ public final class AllThreadsRaise implements AutoCloseable {
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        // A thread id that left /proc/self/task may name another process's thread by now.
-        Set<Integer> live = new HashSet<>(threads());
+        // A thread id that left the task list may name another process's thread by now.
+        if (!sameProcess()) {
+            raised.clear();
+            return;
+        }
+        Set<Integer> live = new HashSet<>(threads(tasks));
         for (Map.Entry<Integer, Sched.Raised> e : raised.entrySet()) {
             if (live.contains(e.getKey())) e.getValue().close();
         }
@@ -80,9 +131,9 @@ public final class AllThreadsRaise implements AutoCloseable {
     }
 
     /** HotSpot's compiler threads ("C1 CompilerThread0", "C2 CompilerThread1", as the kernel cuts them: 15 characters). */
-    static boolean compiler(int tid) {
+    static boolean compiler(Path tasks, int tid) {
         try {
-            return Files.readString(Path.of("/proc/self/task/" + tid + "/comm")).strip().matches("C[12] CompilerThre.*");
+            return Files.readString(tasks.resolve(tid + "/comm")).strip().matches("C[12] CompilerThre.*");
         } catch (IOException | RuntimeException gone) {
             return false;
         }
@@ -90,7 +141,12 @@ public final class AllThreadsRaise implements AutoCloseable {
 
     /** This process's thread ids (empty when /proc/self/task cannot be read). */
     static List<Integer> threads() {
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+        return threads(Path.of("/proc/self/task"));
+    }
+
+    /** The thread ids in a task list (empty when it cannot be read). */
+    static List<Integer> threads(Path taskDir) {
+        try (Stream<Path> tasks = Files.list(taskDir)) {
             return tasks.map(p -> Integer.parseInt(p.getFileName().toString())).toList();
         } catch (IOException | RuntimeException unreadable) {
             return List.of();

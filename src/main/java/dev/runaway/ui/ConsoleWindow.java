@@ -77,6 +77,8 @@ public final class ConsoleWindow {
     private ToolkitThreads.Raised overloadRaise; // held while the machine is overloaded (raiseWhileOverloaded)
     /** The rest of the console's threads, raised with the toolkit's while overloaded; swept for new ones. */
     private dev.runaway.sys.AllThreadsRaise overloadAll;
+    /** The local X server's threads, raised with the window's while overloaded (null: none found, or not raised). */
+    private dev.runaway.sys.AllThreadsRaise overloadDisplay;
     private long overloadSweptNanos;
     private static final long OVERLOAD_SWEEP_NANOS = 500_000_000L;
     private MenuBar menuBar;
@@ -465,16 +467,20 @@ public final class ConsoleWindow {
     /**
      * While the machine is overloaded the window's threads are raised as for a stop (real-time
      * as root): at 20,000 tasks pressing on a cap an ordinary JavaFX thread waited up to 669 ms
-     * between frames (bench ui), and STOP itself reaches the window through those threads.
+     * between frames (bench ui), and STOP itself reaches the window through those threads. So is
+     * the local X server, whose replies the JavaFX thread waits for (see {@link DisplayServer}).
      */
     private void raiseWhileOverloaded(ScanStatus s) {
         boolean overloaded = s.overloaded(overloadRaise != null);
         if (overloaded && overloadRaise == null) {
             overloadRaise = ToolkitThreads.raised(); // first, so that the stop's share keeps them
             overloadAll = dev.runaway.sys.AllThreadsRaise.start();
+            overloadDisplay = DisplayServer.local(System.getenv("DISPLAY"))
+                    .flatMap(dev.runaway.sys.AllThreadsRaise::ofProcess).orElse(null);
             overloadSweptNanos = System.nanoTime();
         } else if (overloaded && System.nanoTime() - overloadSweptNanos > OVERLOAD_SWEEP_NANOS) {
             overloadAll.sweep();
+            if (overloadDisplay != null) overloadDisplay.sweep();
             overloadSweptNanos = System.nanoTime();
         }
         if (!overloaded && overloadRaise != null) lowerAfterOverload();
@@ -482,9 +488,16 @@ public final class ConsoleWindow {
 
     private void lowerAfterOverload() {
         if (overloadAll != null) overloadAll.close();
+        if (overloadDisplay != null) overloadDisplay.close();
         if (overloadRaise != null) overloadRaise.close();
         overloadAll = null;
+        overloadDisplay = null;
         overloadRaise = null;
+    }
+
+    /** What the X server's threads got while overloaded ("" when none was raised; tests). */
+    String displayRaise() {
+        return overloadDisplay == null ? "" : overloadDisplay.words();
     }
 
     /** Whether the window's threads are raised for an overloaded machine (tests). */

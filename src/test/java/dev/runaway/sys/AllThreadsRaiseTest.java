@@ -118,6 +118,42 @@ class AllThreadsRaiseTest {
         worker.join(10_000);
     }
 
+    /** Another process's threads (the console's X server), by pid: here this JVM's, through /proc/PID/task. */
+    @Test
+    void anotherProcessIsRaisedByPidAndPutBack() throws Exception {
+        assumeTrue(LibC.INSTANCE.geteuid() == 0, "real-time policies need root");
+        int pid = (int) ProcessHandle.current().pid();
+        int other = thread(() -> { });
+        assertThat(policy(other)).isEqualTo(SCHED_OTHER);
+
+        try (AllThreadsRaise all = AllThreadsRaise.ofProcess(pid).orElseThrow()) {
+            assertThat(policy(other)).as("a thread of the process").isEqualTo(SCHED_RR);
+            int after = thread(() -> { });
+            all.sweep();
+            assertThat(policy(after)).as("started since, after a sweep").isEqualTo(SCHED_RR);
+        }
+        assertThat(policy(other)).as("closed: back to ordinary").isEqualTo(SCHED_OTHER);
+    }
+
+    /** A pid whose start time is not the one raised (a reused pid) is neither raised nor put back. */
+    @Test
+    void aReusedPidIsLeftAlone() throws Exception {
+        assumeTrue(LibC.INSTANCE.geteuid() == 0, "real-time policies need root");
+        int pid = (int) ProcessHandle.current().pid();
+        int other = thread(() -> { });
+        long start = AllThreadsRaise.startTicks(pid);
+        assertThat(start).isPositive();
+
+        try (AllThreadsRaise stale = AllThreadsRaise.ofProcess(pid, start + 1)) {
+            assertThat(policy(other)).as("another process by now: not raised").isEqualTo(SCHED_OTHER);
+            assertThat(stale.words()).isEmpty();
+        }
+        try (AllThreadsRaise all = AllThreadsRaise.ofProcess(pid, start)) {
+            assertThat(policy(other)).isEqualTo(SCHED_RR);
+        }
+        assertThat(AllThreadsRaise.ofProcess(Integer.MAX_VALUE)).as("no such process").isEmpty();
+    }
+
     /** The JIT's compilers stay ordinary: they are at their safepoint while they compile, and their compiles took the window's CPU. */
     @Test
     void theCompilerThreadsAreLeftOrdinary() throws Exception {
