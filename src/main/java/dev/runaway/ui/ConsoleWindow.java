@@ -79,6 +79,8 @@ public final class ConsoleWindow {
     private dev.runaway.sys.AllThreadsRaise overloadAll;
     /** The local X server's threads, raised with the window's while overloaded (null: none found, or not raised). */
     private dev.runaway.sys.AllThreadsRaise overloadDisplay;
+    /** Where the X server is found (tests give a stand-in's pid). */
+    java.util.function.Supplier<java.util.Optional<Integer>> displayServer = () -> DisplayServer.local(System.getenv("DISPLAY"));
     private long overloadSweptNanos;
     private static final long OVERLOAD_SWEEP_NANOS = 500_000_000L;
     private MenuBar menuBar;
@@ -454,6 +456,7 @@ public final class ConsoleWindow {
             session.live().map(l -> l.scanStatus()).ifPresent(s -> {
                 raiseWhileOverloaded(s);
                 if (s.worthSaying()) b.append(s.late() ? " · SCAN LATE: " : " · ").append(s.describe());
+                if (!displayRaise().isEmpty()) b.append(" · X server raised with the window (").append(displayRaise()).append(")");
             });
             b.append(session.helperStatus().map(h -> " · " + h).orElse(""));
         } else {
@@ -475,15 +478,19 @@ public final class ConsoleWindow {
         if (overloaded && overloadRaise == null) {
             overloadRaise = ToolkitThreads.raised(); // first, so that the stop's share keeps them
             overloadAll = dev.runaway.sys.AllThreadsRaise.start();
-            overloadDisplay = DisplayServer.local(System.getenv("DISPLAY"))
-                    .flatMap(dev.runaway.sys.AllThreadsRaise::ofProcess).orElse(null);
+            overloadDisplay = raiseDisplayServer();
             overloadSweptNanos = System.nanoTime();
         } else if (overloaded && System.nanoTime() - overloadSweptNanos > OVERLOAD_SWEEP_NANOS) {
             overloadAll.sweep();
             if (overloadDisplay != null) overloadDisplay.sweep();
+            else overloadDisplay = raiseDisplayServer(); // one started (or found) since
             overloadSweptNanos = System.nanoTime();
         }
         if (!overloaded && overloadRaise != null) lowerAfterOverload();
+    }
+
+    private dev.runaway.sys.AllThreadsRaise raiseDisplayServer() {
+        return displayServer.get().flatMap(dev.runaway.sys.AllThreadsRaise::ofProcess).orElse(null);
     }
 
     private void lowerAfterOverload() {
@@ -497,7 +504,8 @@ public final class ConsoleWindow {
 
     /** What the X server's threads got while overloaded ("" when none was raised; tests). */
     String displayRaise() {
-        return overloadDisplay == null ? "" : overloadDisplay.words();
+        String w = overloadDisplay == null ? "" : overloadDisplay.words();
+        return w.contains("SCHED_RR") || w.contains("nice") ? w : ""; // "nothing × 3": not allowed, not raised
     }
 
     /** Whether the window's threads are raised for an overloaded machine (tests). */

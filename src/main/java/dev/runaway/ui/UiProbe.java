@@ -127,8 +127,14 @@ public final class UiProbe implements AutoCloseable {
         lookedAtMs = frozenMs;
         StringBuilder where = new StringBuilder("at " + (frozenMs / FROZEN_LOOK_MS * FROZEN_LOOK_MS) + " ms: ");
         StackTraceElement[] stack = fx.getStackTrace();
-        for (int i = 0; i < Math.min(4, stack.length); i++) where.append(i == 0 ? "" : " < ").append(stack[i].getClassName().replaceAll(".*\\.", ""))
-                .append('.').append(stack[i].getMethodName());
+        // The JDK's stream and collection frames say little (one freeze read "DistinctOps$1$2.accept <
+        // ReferencePipeline..."): six frames past them name whose work it was.
+        int shown = 0;
+        for (int i = 0; i < stack.length && shown < 6; i++) {
+            if (shown > 0 && stack[i].getClassName().startsWith("java.util.")) continue;
+            where.append(shown++ == 0 ? "" : " < ").append(stack[i].getClassName().replaceAll(".*\\.", ""))
+                    .append('.').append(stack[i].getMethodName());
+        }
         where.append(' ').append(kernelSide(fxTid));
         // runLater reaches the JavaFX thread through GTK's dispatcher; its renderer draws each frame.
         for (int tid : ToolkitThreads.others()) where.append("; ").append(comm(tid)).append(' ').append(kernelSide(tid));

@@ -46,9 +46,18 @@ class ConsoleOverloadTest {
     @Test
     void anOverloadedMachineRaisesTheWindowsThreadsUntilItCloses() throws Exception {
         try (Sandbox busy = Sandboxes.create(SandboxSpec.of("test-console-overload", 32))) {
+            // A stand-in for the X server the window draws through: raised with the window, put back after.
+            int xServer = (int) busy.start(new ProcessBuilder("sleep", "600")).pid();
+            onFx(() -> {
+                window.displayServer = () -> Optional.of(xServer);
+                return true;
+            });
             for (int i = 0; i < BUSY_LOOPS; i++) busy.start(new ProcessBuilder("sh", "-c", "while :; do :; done"));
 
             WaitForAsyncUtils.waitFor(45, TimeUnit.SECONDS, () -> onFx(window::raisedForOverload));
+            assertThat(ThreadPolicy.ofProcess(xServer)).as("the X server's thread").isEqualTo(ThreadPolicy.SCHED_RR);
+            WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS,
+                    () -> onFx(() -> window.status.getText().contains("X server raised with the window (SCHED_RR 1")));
             assertThat(ThreadPolicy.onFx()).as("the JavaFX thread").isEqualTo(ThreadPolicy.SCHED_RR);
             assertThat(ToolkitThreads.others()).isNotEmpty()
                     .allSatisfy(tid -> assertThat(ThreadPolicy.of(tid)).isEqualTo(ThreadPolicy.SCHED_RR));
@@ -61,6 +70,24 @@ class ConsoleOverloadTest {
         assertThat(ToolkitThreads.held()).isFalse();
         assertThat(ThreadPolicy.onFx()).as("the JavaFX thread once the window is closed").isEqualTo(ThreadPolicy.SCHED_OTHER);
         assertThat(ThreadPolicy.of(idle.tid())).as("a thread of the JVM's once the window is closed").isEqualTo(ThreadPolicy.SCHED_OTHER);
+    }
+
+    /** The X server's policy goes back when the window closes, while the server still runs. */
+    @Test
+    void theXServerGoesBackWhenTheWindowCloses() throws Exception {
+        try (Sandbox busy = Sandboxes.create(SandboxSpec.of("test-console-overload-x", 32))) {
+            int xServer = (int) busy.start(new ProcessBuilder("sleep", "600")).pid();
+            onFx(() -> {
+                window.displayServer = () -> Optional.of(xServer);
+                return true;
+            });
+            for (int i = 0; i < BUSY_LOOPS; i++) busy.start(new ProcessBuilder("sh", "-c", "while :; do :; done"));
+            WaitForAsyncUtils.waitFor(45, TimeUnit.SECONDS, () -> ThreadPolicy.ofProcess(xServer) == ThreadPolicy.SCHED_RR);
+
+            FxToolkit.cleanupStages();
+            WaitForAsyncUtils.waitForFxEvents();
+            assertThat(ThreadPolicy.ofProcess(xServer)).as("the X server once the window is closed").isEqualTo(ThreadPolicy.SCHED_OTHER);
+        }
     }
 
     private final IdleThread idle = new IdleThread();

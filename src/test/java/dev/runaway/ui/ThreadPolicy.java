@@ -24,6 +24,15 @@ final class ThreadPolicy {
         }
     }
 
+    /** Another process's (main thread's) policy, by its pid. */
+    static int ofProcess(int pid) {
+        try {
+            return parse(Files.readString(Path.of("/proc/" + pid + "/stat"), StandardCharsets.US_ASCII));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** The JavaFX thread's policy, read on that thread. */
     static int onFx() throws Exception {
         CompletableFuture<Integer> policy = new CompletableFuture<>();
