@@ -79,8 +79,10 @@ public final class ConsoleWindow {
     private dev.runaway.sys.AllThreadsRaise overloadAll;
     /** The local X server's threads, raised with the window's while overloaded (null: none found, or not raised). */
     private dev.runaway.sys.AllThreadsRaise overloadDisplay;
-    /** Where the X server is found (tests give a stand-in's pid). */
-    java.util.function.Supplier<java.util.Optional<Integer>> displayServer = () -> DisplayServer.local(System.getenv("DISPLAY"));
+    /** Where windows find their X server; tests give a stand-in's pid before a window opens. */
+    static final java.util.function.Supplier<java.util.Optional<Integer>> LOCAL_X_SERVER =
+            () -> DisplayServer.local(System.getenv("DISPLAY"));
+    static volatile java.util.function.Supplier<java.util.Optional<Integer>> displayServer = LOCAL_X_SERVER;
     private long overloadSweptNanos;
     private static final long OVERLOAD_SWEEP_NANOS = 500_000_000L;
     private MenuBar menuBar;

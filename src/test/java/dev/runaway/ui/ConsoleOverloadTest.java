@@ -30,8 +30,12 @@ class ConsoleOverloadTest {
     private ConsoleSession session;
     private ConsoleWindow window;
 
+    /** The stand-in X server's pid once a test has started it: set before the window opens, which may already be overloaded. */
+    private final java.util.concurrent.atomic.AtomicReference<Integer> xServer = new java.util.concurrent.atomic.AtomicReference<>();
+
     @BeforeEach
     void open() throws Exception {
+        ConsoleWindow.displayServer = () -> Optional.ofNullable(xServer.get());
         FxToolkit.registerPrimaryStage();
         session = ConsoleSession.live(Optional.empty());
         window = TestWindows.open(session, false);
@@ -41,6 +45,7 @@ class ConsoleOverloadTest {
     void close() throws Exception {
         FxToolkit.cleanupStages();
         session.close();
+        ConsoleWindow.displayServer = ConsoleWindow.LOCAL_X_SERVER;
     }
 
     @Test
@@ -48,10 +53,7 @@ class ConsoleOverloadTest {
         try (Sandbox busy = Sandboxes.create(SandboxSpec.of("test-console-overload", 32))) {
             // A stand-in for the X server the window draws through: raised with the window, put back after.
             int xServer = (int) busy.start(new ProcessBuilder("sleep", "600")).pid();
-            onFx(() -> {
-                window.displayServer = () -> Optional.of(xServer);
-                return true;
-            });
+            this.xServer.set(xServer);
             for (int i = 0; i < BUSY_LOOPS; i++) busy.start(new ProcessBuilder("sh", "-c", "while :; do :; done"));
 
             WaitForAsyncUtils.waitFor(45, TimeUnit.SECONDS, () -> onFx(window::raisedForOverload));
@@ -77,10 +79,7 @@ class ConsoleOverloadTest {
     void theXServerGoesBackWhenTheWindowCloses() throws Exception {
         try (Sandbox busy = Sandboxes.create(SandboxSpec.of("test-console-overload-x", 32))) {
             int xServer = (int) busy.start(new ProcessBuilder("sleep", "600")).pid();
-            onFx(() -> {
-                window.displayServer = () -> Optional.of(xServer);
-                return true;
-            });
+            this.xServer.set(xServer);
             for (int i = 0; i < BUSY_LOOPS; i++) busy.start(new ProcessBuilder("sh", "-c", "while :; do :; done"));
             WaitForAsyncUtils.waitFor(45, TimeUnit.SECONDS, () -> ThreadPolicy.ofProcess(xServer) == ThreadPolicy.SCHED_RR);
 
