@@ -53,8 +53,9 @@ public final class AllThreadsRaise implements AutoCloseable {
     }
 
     /**
-     * Raises every thread of process {@code pid} now (privilege needed: without it nothing
-     * changes and {@link #words()} says "nothing"). Empty when the process is gone.
+     * Raises every thread of process {@code pid} now, at the display's priority (it is for the
+     * window's X server: {@link Sched#raisedForDisplay}); privilege needed: without it nothing
+     * changes and {@link #words()} says "nothing". Empty when the process is gone.
      */
     public static java.util.Optional<AllThreadsRaise> ofProcess(int pid) {
         long start = startTicks(pid);
@@ -101,7 +102,7 @@ public final class AllThreadsRaise implements AutoCloseable {
             if (compiler(tasks, tid)) continue;
             Sched.Raised r = raised.get(tid);
             if (r == null || (!r.words().isEmpty() && Sched.ordinary(tid))) {
-                raised.put(tid, Sched.raisedWhile(tid));
+                raised.put(tid, pid < 0 ? Sched.raisedWhile(tid) : Sched.raisedForDisplay(tid));
             }
         }
     }

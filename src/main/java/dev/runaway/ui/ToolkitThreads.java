@@ -16,8 +16,9 @@ import java.util.stream.Stream;
  * each frame) and, with the GTK toolkit, "InvokeLaterDispatcher", through which every
  * {@code Platform.runLater} passes (the finished plan reaches the window that way). Seen at
  * 20,000 pressing tasks (bench ui, load 12,000): with the JavaFX thread alone real-time, the
- * dispatcher sat runnable at the ordinary policy; once, Enter took 48 s to reach the stop. Call
- * on the JavaFX thread; close on it too.
+ * dispatcher sat runnable at the ordinary policy; once, Enter took 48 s to reach the stop. They
+ * run one real-time priority above the rest of the console ({@link Sched#raisedForDisplay}).
+ * Call on the JavaFX thread; close on it too.
  */
 final class ToolkitThreads {
     /** Prefixes of the toolkit threads' names as the kernel holds them (15 characters at most). */
@@ -64,8 +65,8 @@ final class ToolkitThreads {
         synchronized (ToolkitThreads.class) {
             if (holders++ == 0) {
                 List<Sched.Raised> raised = new ArrayList<>();
-                raised.add(Sched.raisedWhile());
-                for (int tid : others()) raised.add(Sched.raisedWhile(tid));
+                raised.add(Sched.raisedForDisplay(0));
+                for (int tid : others()) raised.add(Sched.raisedForDisplay(tid));
                 held = raised;
             }
             return new Raised();

@@ -46,6 +46,17 @@ final class ThreadPolicy {
         return policy.get(10, TimeUnit.SECONDS);
     }
 
+    /** A thread's real-time priority (field 40), by its id in this process, or of another process by its pid. */
+    static int rtPriority(int tid, boolean ofThisProcess) {
+        try {
+            String stat = Files.readString(Path.of(ofThisProcess ? "/proc/self/task/" + tid + "/stat" : "/proc/" + tid + "/stat"),
+                    StandardCharsets.US_ASCII);
+            return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ")[40 - 3]);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static int parse(String stat) {
         String[] after = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
         return Integer.parseInt(after[41 - 3]); // after the name comes field 3 (state); the policy is 41
