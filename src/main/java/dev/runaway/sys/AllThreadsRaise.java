@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -28,61 +29,45 @@ import java.util.stream.Stream;
  * 750 ms for a CPU.
  *
  * <p>Another process's threads can be raised the same way ({@link #ofProcess}): the console's X
- * server, which the JavaFX thread waits on for every round trip. That process is known by its
- * start time too, so a pid that has been reused is neither swept nor put back.
+ * server, which the JavaFX thread waits on for every round trip. The caller says whether the pid
+ * still names that process, so a pid that has been reused is neither swept nor put back.
  */
 public final class AllThreadsRaise implements AutoCloseable {
     private final Map<Integer, Sched.Raised> raised = new HashMap<>();
     private final Path tasks;
-    /** The raised process's start time (stat field 22), or -1 for this process. */
-    private final long startTicks;
-    private final int pid;
+    /** Whether the process raised is still the one it was (always, for this process). */
+    private final BooleanSupplier sameProcess;
+    private final boolean display;
     private boolean closed;
 
-    private AllThreadsRaise(Path tasks, int pid, long startTicks) {
+    private AllThreadsRaise(Path tasks, BooleanSupplier sameProcess, boolean display) {
         this.tasks = tasks;
-        this.pid = pid;
-        this.startTicks = startTicks;
+        this.sameProcess = sameProcess;
+        this.display = display;
     }
 
     /** Raises every thread of this process now. */
     public static AllThreadsRaise start() {
-        AllThreadsRaise r = new AllThreadsRaise(Path.of("/proc/self/task"), -1, -1);
+        AllThreadsRaise r = new AllThreadsRaise(Path.of("/proc/self/task"), () -> true, false);
         r.sweep();
         return r;
     }
 
     /**
      * Raises every thread of process {@code pid} now, at the display's priority (it is for the
-     * window's X server: {@link Sched#raisedForDisplay}); privilege needed: without it nothing
-     * changes and {@link #words()} says "nothing". Empty when the process is gone.
+     * window's X server: {@link Sched#raisedForDisplay}), while {@code sameProcess} says the pid
+     * still names the process meant (its start time, read by the caller). Privilege needed:
+     * without it nothing changes ({@link #changedAny()} is false).
      */
-    public static java.util.Optional<AllThreadsRaise> ofProcess(int pid) {
-        long start = startTicks(pid);
-        if (start < 0) return java.util.Optional.empty();
-        return java.util.Optional.of(ofProcess(pid, start));
-    }
-
-    /** Raises process {@code pid}'s threads if it is the one that started at {@code startTicks}. */
-    static AllThreadsRaise ofProcess(int pid, long startTicks) {
-        AllThreadsRaise r = new AllThreadsRaise(Path.of("/proc/" + pid + "/task"), pid, startTicks);
+    public static AllThreadsRaise ofProcess(int pid, BooleanSupplier sameProcess) {
+        AllThreadsRaise r = new AllThreadsRaise(Path.of("/proc/" + pid + "/task"), sameProcess, true);
         r.sweep();
         return r;
     }
 
-    /** Whether the process raised is still the one it was (always, for this process). */
-    private boolean sameProcess() {
-        return pid < 0 || startTicks(pid) == startTicks;
-    }
-
-    /** Field 22 of /proc/PID/stat, -1 when the process is gone or unreadable. */
-    static long startTicks(int pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[22 - 3]);
-        } catch (IOException | RuntimeException gone) {
-            return -1;
-        }
+    /** Whether any thread's scheduling was changed by this raise (and is held now). */
+    public synchronized boolean changedAny() {
+        return raised.values().stream().anyMatch(Sched.Raised::changed);
     }
 
     /**
@@ -92,7 +77,7 @@ public final class AllThreadsRaise implements AutoCloseable {
      */
     public synchronized void sweep() {
         if (closed) return;
-        if (!sameProcess()) {
+        if (!sameProcess.getAsBoolean()) {
             raised.clear(); // exited (and its pid perhaps reused): nothing of it to raise or put back
             return;
         }
@@ -102,7 +87,7 @@ public final class AllThreadsRaise implements AutoCloseable {
             if (compiler(tasks, tid)) continue;
             Sched.Raised r = raised.get(tid);
             if (r == null || (!r.words().isEmpty() && Sched.ordinary(tid))) {
-                raised.put(tid, pid < 0 ? Sched.raisedWhile(tid) : Sched.raisedForDisplay(tid));
+                raised.put(tid, display ? Sched.raisedForDisplay(tid) : Sched.raisedWhile(tid));
             }
         }
     }
@@ -120,7 +105,7 @@ public final class AllThreadsRaise implements AutoCloseable {
         if (closed) return;
         closed = true;
         // A thread id that left the task list may name another process's thread by now.
-        if (!sameProcess()) {
+        if (!sameProcess.getAsBoolean()) {
             raised.clear();
             return;
         }

@@ -28,6 +28,9 @@ public final class Sched {
         /** What the thread got ("SCHED_RR 1", "nice -20", "" when neither; "already" when it was raised before). */
         String words();
 
+        /** Whether this raise changed the thread's scheduling (and so puts it back when closed). */
+        boolean changed();
+
         @Override
         void close();
     }
@@ -117,6 +120,10 @@ public final class Sched {
                     return words;
                 }
 
+                public boolean changed() {
+                    return false;
+                }
+
                 public void close() {
                 }
             };
@@ -125,6 +132,10 @@ public final class Sched {
         return new Raised() {
             public String words() {
                 return got;
+            }
+
+            public boolean changed() {
+                return !got.isEmpty();
             }
 
             public void close() {
@@ -186,6 +197,10 @@ public final class Sched {
         return new Raised() {
             public String words() {
                 return words;
+            }
+
+            public boolean changed() {
+                return !words.isEmpty();
             }
 
             public void close() {

@@ -9,6 +9,7 @@ import dev.runaway.analysis.ScanStatus;
 import dev.runaway.analysis.Snapshot;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Scenario;
+import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.Units;
 import dev.runaway.timeline.GroupScan;
 import dev.runaway.timeline.PulsePoint;
@@ -79,10 +80,10 @@ public final class ConsoleWindow {
     private dev.runaway.sys.AllThreadsRaise overloadAll;
     /** The local X server's threads, raised with the window's while overloaded (null: none found, or not raised). */
     private dev.runaway.sys.AllThreadsRaise overloadDisplay;
-    /** Where windows find their X server; tests give a stand-in's pid before a window opens. */
-    static final java.util.function.Supplier<java.util.Optional<Integer>> LOCAL_X_SERVER =
+    /** Where windows find their X server; tests give a stand-in before a window opens. */
+    static final java.util.function.Supplier<java.util.Optional<ProcessIdentity>> LOCAL_X_SERVER =
             () -> DisplayServer.local(System.getenv("DISPLAY"));
-    static volatile java.util.function.Supplier<java.util.Optional<Integer>> displayServer = LOCAL_X_SERVER;
+    static volatile java.util.function.Supplier<java.util.Optional<ProcessIdentity>> displayServer = LOCAL_X_SERVER;
     private long overloadSweptNanos;
     private static final long OVERLOAD_SWEEP_NANOS = 500_000_000L;
     private MenuBar menuBar;
@@ -458,7 +459,8 @@ public final class ConsoleWindow {
             session.live().map(l -> l.scanStatus()).ifPresent(s -> {
                 raiseWhileOverloaded(s);
                 if (s.worthSaying()) b.append(s.late() ? " · SCAN LATE: " : " · ").append(s.describe());
-                if (!displayRaise().isEmpty()) b.append(" · X server raised with the window (").append(displayRaise()).append(")");
+                String display = displayRaise();
+                if (!display.isEmpty()) b.append(" · X server raised with the window (").append(display).append(")");
             });
             b.append(session.helperStatus().map(h -> " · " + h).orElse(""));
         } else {
@@ -492,7 +494,8 @@ public final class ConsoleWindow {
     }
 
     private dev.runaway.sys.AllThreadsRaise raiseDisplayServer() {
-        return displayServer.get().flatMap(dev.runaway.sys.AllThreadsRaise::ofProcess).orElse(null);
+        return displayServer.get()
+                .map(id -> dev.runaway.sys.AllThreadsRaise.ofProcess(id.pid(), () -> DisplayServer.stillRuns(id))).orElse(null);
     }
 
     private void lowerAfterOverload() {
@@ -504,10 +507,9 @@ public final class ConsoleWindow {
         overloadRaise = null;
     }
 
-    /** What the X server's threads got while overloaded ("" when none was raised; tests). */
+    /** What the X server's threads got while overloaded ("" when this window changed none of them). */
     String displayRaise() {
-        String w = overloadDisplay == null ? "" : overloadDisplay.words();
-        return w.contains("SCHED_RR") || w.contains("nice") ? w : ""; // "nothing × 3": not allowed, not raised
+        return overloadDisplay == null || !overloadDisplay.changedAny() ? "" : overloadDisplay.words();
     }
 
     /** Whether the window's threads are raised for an overloaded machine (tests). */

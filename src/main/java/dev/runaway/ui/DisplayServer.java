@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.model.ProcessIdentity;
+import dev.runaway.procfs.ProcStat;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,23 +27,26 @@ final class DisplayServer {
     private DisplayServer() {
     }
 
-    /** The pid of the X server of {@code display} on this machine, when it is local and running. */
-    static Optional<Integer> local(String display) {
+    /** The X server of {@code display} on this machine (pid and start time), when it is local and running. */
+    static Optional<ProcessIdentity> local(String display) {
         return local(display, Path.of("/tmp"), Path.of("/proc"));
     }
 
-    static Optional<Integer> local(String display, Path tmp, Path proc) {
+    static Optional<ProcessIdentity> local(String display, Path tmp, Path proc) {
         if (display == null) return Optional.empty();
         Matcher m = LOCAL.matcher(display.strip());
         if (!m.matches()) return Optional.empty();
         try {
-            String text = Files.readString(tmp.resolve(".X" + m.group(1) + "-lock"), StandardCharsets.US_ASCII).strip();
-            int pid = Integer.parseInt(text);
+            int pid = Integer.parseInt(Files.readString(tmp.resolve(".X" + m.group(1) + "-lock"), StandardCharsets.US_ASCII).strip());
             // A stale lock's pid may have been reused: only an X server (Xorg, Xvfb, Xwayland, Xvnc...) is raised.
-            String comm = Files.readString(proc.resolve(pid + "/comm"), StandardCharsets.UTF_8).strip();
-            return comm.startsWith("X") ? Optional.of(pid) : Optional.empty();
+            return ProcStat.read(proc, pid).filter(st -> st.comm().startsWith("X")).map(ProcStat::identity);
         } catch (IOException | RuntimeException noServer) {
             return Optional.empty();
         }
+    }
+
+    /** Whether {@code id}'s pid still names that process (not exited, not reused). */
+    static boolean stillRuns(ProcessIdentity id) {
+        return ProcStat.read(Path.of("/proc"), id.pid()).map(ProcStat::identity).filter(id::equals).isPresent();
     }
 }

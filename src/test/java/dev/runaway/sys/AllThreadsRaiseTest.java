@@ -126,8 +126,9 @@ class AllThreadsRaiseTest {
         int other = thread(() -> { });
         assertThat(policy(other)).isEqualTo(SCHED_OTHER);
 
-        try (AllThreadsRaise all = AllThreadsRaise.ofProcess(pid).orElseThrow()) {
+        try (AllThreadsRaise all = AllThreadsRaise.ofProcess(pid, () -> true)) {
             assertThat(policy(other)).as("a thread of the process").isEqualTo(SCHED_RR);
+            assertThat(all.changedAny()).isTrue();
             int after = thread(() -> { });
             all.sweep();
             assertThat(policy(after)).as("started since, after a sweep").isEqualTo(SCHED_RR);
@@ -135,23 +136,30 @@ class AllThreadsRaiseTest {
         assertThat(policy(other)).as("closed: back to ordinary").isEqualTo(SCHED_OTHER);
     }
 
-    /** A pid whose start time is not the one raised (a reused pid) is neither raised nor put back. */
+    /** A pid that no longer names the process meant (reused) is neither raised nor put back. */
     @Test
     void aReusedPidIsLeftAlone() throws Exception {
         assumeTrue(LibC.INSTANCE.geteuid() == 0, "real-time policies need root");
         int pid = (int) ProcessHandle.current().pid();
         int other = thread(() -> { });
-        long start = AllThreadsRaise.startTicks(pid);
-        assertThat(start).isPositive();
 
-        try (AllThreadsRaise stale = AllThreadsRaise.ofProcess(pid, start + 1)) {
+        try (AllThreadsRaise stale = AllThreadsRaise.ofProcess(pid, () -> false)) {
             assertThat(policy(other)).as("another process by now: not raised").isEqualTo(SCHED_OTHER);
-            assertThat(stale.words()).isEmpty();
+            assertThat(stale.changedAny()).isFalse();
         }
-        try (AllThreadsRaise all = AllThreadsRaise.ofProcess(pid, start)) {
-            assertThat(policy(other)).isEqualTo(SCHED_RR);
+        List<Integer> ordinary = new ArrayList<>();
+        for (int tid : AllThreadsRaise.threads()) if (policy(tid) == SCHED_OTHER) ordinary.add(tid);
+        java.util.concurrent.atomic.AtomicBoolean same = new java.util.concurrent.atomic.AtomicBoolean(true);
+        try {
+            try (AllThreadsRaise all = AllThreadsRaise.ofProcess(pid, same::get)) {
+                assertThat(policy(other)).isEqualTo(SCHED_RR);
+                same.set(false); // the pid reused meanwhile: closing must not touch what is there now
+            }
+            assertThat(policy(other)).as("left as the new owner of the pid has it").isEqualTo(SCHED_RR);
+        } finally {
+            // This JVM stood in for the other process: put its threads back for the tests after.
+            for (int tid : ordinary) Sched.Calls.INSTANCE.sched_setscheduler(tid, SCHED_OTHER, new int[] {0});
         }
-        assertThat(AllThreadsRaise.ofProcess(Integer.MAX_VALUE)).as("no such process").isEmpty();
     }
 
     /** The JIT's compilers stay ordinary: they are at their safepoint while they compile, and their compiles took the window's CPU. */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.model.ProcessIdentity;
+import dev.runaway.procfs.ProcStat;
 import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
@@ -31,7 +33,7 @@ class ConsoleOverloadTest {
     private ConsoleWindow window;
 
     /** The stand-in X server's pid once a test has started it: set before the window opens, which may already be overloaded. */
-    private final java.util.concurrent.atomic.AtomicReference<Integer> xServer = new java.util.concurrent.atomic.AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicReference<ProcessIdentity> xServer = new java.util.concurrent.atomic.AtomicReference<>();
 
     @BeforeEach
     void open() throws Exception {
@@ -51,10 +53,7 @@ class ConsoleOverloadTest {
     @Test
     void anOverloadedMachineRaisesTheWindowsThreadsUntilItCloses() throws Exception {
         try (Sandbox busy = Sandboxes.create(SandboxSpec.of("test-console-overload", 32))) {
-            // A stand-in for the X server the window draws through: raised with the window, put back after.
-            int xServer = (int) busy.start(new ProcessBuilder("sleep", "600")).pid();
-            this.xServer.set(xServer);
-            for (int i = 0; i < BUSY_LOOPS; i++) busy.start(new ProcessBuilder("sh", "-c", "while :; do :; done"));
+            int xServer = overload(busy);
 
             WaitForAsyncUtils.waitFor(45, TimeUnit.SECONDS, () -> onFx(window::raisedForOverload));
             assertThat(ThreadPolicy.ofProcess(xServer)).as("the X server's thread").isEqualTo(ThreadPolicy.SCHED_RR);
@@ -83,15 +82,24 @@ class ConsoleOverloadTest {
     @Test
     void theXServerGoesBackWhenTheWindowCloses() throws Exception {
         try (Sandbox busy = Sandboxes.create(SandboxSpec.of("test-console-overload-x", 32))) {
-            int xServer = (int) busy.start(new ProcessBuilder("sleep", "600")).pid();
-            this.xServer.set(xServer);
-            for (int i = 0; i < BUSY_LOOPS; i++) busy.start(new ProcessBuilder("sh", "-c", "while :; do :; done"));
+            int xServer = overload(busy);
             WaitForAsyncUtils.waitFor(45, TimeUnit.SECONDS, () -> ThreadPolicy.ofProcess(xServer) == ThreadPolicy.SCHED_RR);
 
             FxToolkit.cleanupStages();
             WaitForAsyncUtils.waitForFxEvents();
             assertThat(ThreadPolicy.ofProcess(xServer)).as("the X server once the window is closed").isEqualTo(ThreadPolicy.SCHED_OTHER);
         }
+    }
+
+    /**
+     * In {@code busy}: a stand-in for the X server the window draws through (given to the window
+     * by pid and start time), then the busy loops that overload the machine. Returns its pid.
+     */
+    private int overload(Sandbox busy) throws Exception {
+        int pid = (int) busy.start(new ProcessBuilder("sleep", "600")).pid();
+        xServer.set(ProcStat.read(java.nio.file.Path.of("/proc"), pid).orElseThrow().identity());
+        for (int i = 0; i < BUSY_LOOPS; i++) busy.start(new ProcessBuilder("sh", "-c", "while :; do :; done"));
+        return pid;
     }
 
     private final IdleThread idle = new IdleThread();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.model.ProcessIdentity;
+import dev.runaway.procfs.FakeProc;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,14 +25,21 @@ class DisplayServerTest {
         proc = Files.createDirectories(dir.resolve("proc"));
         Files.writeString(tmp.resolve(".X7-lock"), "      4242\n"); // as X servers write it: ten columns
         Files.createDirectories(proc.resolve("4242"));
-        Files.writeString(proc.resolve("4242/comm"), "Xvfb\n");
+        stat("Xvfb");
     }
 
+    private void stat(String comm) throws Exception {
+        Files.writeString(proc.resolve("4242/stat"), FakeProc.statLine(4242, comm, 'S', 1, 4242, 4242, 1, 1, 1, START, 100));
+    }
+
+    private static final long START = 987_654L;
+
     @Test
-    void aLocalDisplayNamesItsServer() {
-        assertThat(DisplayServer.local(":7", tmp, proc)).contains(4242);
-        assertThat(DisplayServer.local(":7.0", tmp, proc)).contains(4242);
-        assertThat(DisplayServer.local("unix:7", tmp, proc)).contains(4242);
+    void aLocalDisplayNamesItsServerByPidAndStartTime() {
+        ProcessIdentity xvfb = new ProcessIdentity(4242, START);
+        assertThat(DisplayServer.local(":7", tmp, proc)).contains(xvfb);
+        assertThat(DisplayServer.local(":7.0", tmp, proc)).contains(xvfb);
+        assertThat(DisplayServer.local("unix:7", tmp, proc)).contains(xvfb);
     }
 
     @Test
@@ -43,9 +52,9 @@ class DisplayServerTest {
 
     @Test
     void aStaleLockWhosePidIsNowAnotherProgramHasNone() throws Exception {
-        Files.writeString(proc.resolve("4242/comm"), "bash\n");
+        stat("bash");
         assertThat(DisplayServer.local(":7", tmp, proc)).isEmpty();
-        Files.delete(proc.resolve("4242/comm"));
+        Files.delete(proc.resolve("4242/stat"));
         assertThat(DisplayServer.local(":7", tmp, proc)).as("gone").isEmpty();
     }
 }
