@@ -17,6 +17,11 @@
  *                                   execs this binary to do the same; a refused fork doubles the
  *                                   wait (up to 8 periods) and the next success resets it: a
  *                                   runaway that keeps pressing on its cap at thousands of tasks
+ *   daemonizer PERIOD_MS            every process forks every PERIOD_MS; the child calls setsid()
+ *                                   and forks the next, which execs this binary, and exits at
+ *                                   once: every new process is adopted by init before anyone
+ *                                   sees its parent (a daemonizing runaway); refused forks wait
+ *                                   as in pressing
  *   sleepers N                      N sleeping processes, forked as a balanced tree (depth
  *                                   log2 N, so fork-only costs nothing quadratic): for benches
  *   orphans CHAIN LEVEL PER_SECOND  each level double-forks the next and stays; the middle
@@ -190,6 +195,32 @@ static void run_pressing(long period_ms) {
     }
 }
 
+static void run_daemonizer(long period_ms) {
+    char period[24];
+    snprintf(period, sizeof period, "%ld", period_ms);
+    long wait_ms = period_ms;
+    for (;;) {
+        sleep_ms(wait_ms);
+        pid_t middle = fork();
+        if (middle == 0) {
+            setsid();
+            pid_t next = fork();
+            if (next == 0) exec_next((char *const[]){ (char *)self_path, "daemonizer", period, NULL });
+            _exit(next < 0 ? MIDDLE_FORK_FAILED : 0);
+        }
+        if (middle < 0) {
+            if (!fork_failure_reported) {
+                fprintf(stderr, "runaway-drill-worker: daemonizer: fork failed: %s\n", strerror(errno));
+                fork_failure_reported = 1;
+            }
+            if (wait_ms < 8 * period_ms) wait_ms *= 2;
+        } else {
+            wait_ms = period_ms;
+            while (waitpid(middle, NULL, 0) < 0 && errno == EINTR) {}
+        }
+    }
+}
+
 /* This process plus its descendants make N; prints "ready" on stdout when all N exist. */
 static void spawn_sleepers(long n, int report_fd) {
     while (n > 1) {
@@ -245,6 +276,8 @@ int main(int argc, char **argv) {
         run_swarm(number(argv[2], 1, 10000));
     else if (!strcmp(mode, "pressing") && argc == 3)
         run_pressing(number(argv[2], 1, 10000));
+    else if (!strcmp(mode, "daemonizer") && argc == 3)
+        run_daemonizer(number(argv[2], 1, 10000));
     else if (!strcmp(mode, "sleepers") && argc == 3)
         run_sleepers(number(argv[2], 1, 1L << 22));
     else if (!strcmp(mode, "orphans-start") && argc == 4)
@@ -253,6 +286,6 @@ int main(int argc, char **argv) {
         run_orphans(number(argv[2], 0, 64), number(argv[3], 0, 1L << 30), number(argv[4], 1, 1000));
     fprintf(stderr, "usage: runaway-drill-worker linear LEVEL MIB PER_SECOND | fanout PER_SECOND |\n"
                     "       orphans-start CHAINS PER_SECOND | orphans CHAIN LEVEL PER_SECOND | sleepers N | swarm RETRY_MS |\n"
-                    "       pressing PERIOD_MS\n");
+                    "       pressing PERIOD_MS | daemonizer PERIOD_MS\n");
     return 2;
 }

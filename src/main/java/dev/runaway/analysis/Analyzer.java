@@ -83,6 +83,14 @@ public final class Analyzer {
         this.memory = new GroupMemory(memoryFiles);
     }
 
+    /** From now on lineage comes first from the kernel's fork events as {@code log} keeps them (see {@link Lineage#followingForks}). */
+    public Analyzer followingForks(dev.runaway.procfs.ForkLog log) {
+        synchronized (this) {
+            lineage.followingForks(log);
+        }
+        return this;
+    }
+
     /** The command keys shown now (the console's selected group): their memory is measured like the most severe's. */
     public void watch(Set<String> commands) {
         watched = Set.copyOf(commands);
@@ -308,6 +316,66 @@ public final class Analyzer {
             }
         }
         return new TargetSet(label, List.copyOf(targets), exclusiveCgroup(f, targets));
+    }
+
+    /**
+     * A living process whose lineage is lost: the top of its line (the process, living or ghost,
+     * just below init, a subreaper or a session) started after {@code afterTicks}, and no fork
+     * record names that top's parent. It may descend from anything alive then.
+     */
+    public record LostLineage(ProcessSample process, String key, ProcessIdentity top) {
+    }
+
+    /**
+     * The living processes of the newest analysis, none of {@code taken}, whose lineage is lost
+     * since {@code afterTicks} (a stop's root's start): what a stop by descent cannot prove is not
+     * a descendant. Adopters are init, systemd's instances and any process seen holding a
+     * reparented child (a subreaper).
+     */
+    public synchronized List<LostLineage> lostLineage(Set<ProcessIdentity> taken, long afterTicks) {
+        Forest f = lastForest;
+        if (f == null) return List.of();
+        Set<Integer> adopters = new java.util.HashSet<>();
+        adopters.add(1);
+        for (int i = 0; i < f.livingCount; i++) {
+            ProcessSample p = f.living.get(i);
+            if (p.ppid() > 1 && (f.adopted[i] || lineage.isReparented(p.identity()))) adopters.add(p.ppid());
+            if ("systemd".equals(p.comm())) adopters.add(p.pid());
+        }
+        int[] topOf = new int[f.size];
+        java.util.Arrays.fill(topOf, Forest.NONE);
+        List<LostLineage> out = new ArrayList<>();
+        int[] path = new int[f.size];
+        for (int i = 0; i < f.livingCount; i++) {
+            ProcessSample p = f.living.get(i);
+            if (p.pid() <= 2 || p.isKernelThread() || taken.contains(p.identity())) continue;
+            int n = i, length = 0, top = Forest.NONE;
+            while (length < f.size) {
+                if (topOf[n] != Forest.NONE) {
+                    top = topOf[n];
+                    break;
+                }
+                path[length++] = n;
+                int up = f.parent[n];
+                if (up == Forest.NONE || f.isSession(up) || (f.isLiving(up) && adopters.contains(f.living.get(up).pid()))) {
+                    top = n;
+                    break;
+                }
+                n = up;
+            }
+            if (top == Forest.NONE) continue; // a loop in the remembered lines: nothing to say
+            for (int k = 0; k < length; k++) topOf[path[k]] = top;
+            ProcessIdentity id = f.identityOf(top);
+            if (id != null && id.startTicks() > afterTicks && !lineage.birthKnown(id)) out.add(new LostLineage(p, f.keyOf(i), id));
+        }
+        return out;
+    }
+
+    /** The command key of a living process of the newest analysis, or null. */
+    public synchronized String keyOf(ProcessIdentity id) {
+        Forest f = lastForest;
+        int n = f == null ? Forest.NONE : f.indexOf(id);
+        return n == Forest.NONE ? null : f.keyOf(n);
     }
 
     /**

@@ -76,6 +76,13 @@ final class Forest {
         return ghost < ghosts.size() ? lineage.commandKey(ghosts.get(ghost)) : null;
     }
 
+    /** The process of a living or ghost node; null for sessions. */
+    ProcessIdentity identityOf(int node) {
+        if (node < livingCount) return living.get(node).identity();
+        int ghost = node - livingCount;
+        return ghost < ghosts.size() ? ghosts.get(ghost) : null;
+    }
+
     boolean isSession(int node) {
         return node >= livingCount + ghosts.size();
     }

@@ -29,6 +29,8 @@ public final class Lineage {
         ProcessIdentity parent;
         boolean parentedToInitAtFirstSight;
         boolean reparented;
+        boolean birthKnown; // the fork log named its parent (living, or a ghost the log knows)
+        int forkTries;      // scans left to find its fork in the log (a fork seen by /proc a moment before its event)
         // Its command key now, and what it was worked out from.
         List<String> cmdline;
         String exe;
@@ -39,6 +41,8 @@ public final class Lineage {
 
     private final Map<ProcessIdentity, Origin> origins = new HashMap<>();
     private final dev.runaway.procfs.ProcPaths paths;
+    private dev.runaway.procfs.ForkLog forks; // null: scans alone
+    private static final int FORK_TRIES = 20;
     private static final int GHOST_SWEEP_EVERY = 10;
     private int updates;
     private int sweeps;
@@ -50,6 +54,15 @@ public final class Lineage {
     /** With the /proc links keys need: a relative script's working directory, a /dev/fd script's file. */
     Lineage(dev.runaway.procfs.ProcPaths paths) {
         this.paths = paths;
+    }
+
+    /**
+     * From now on a process's first parent is the one the kernel's fork events name when the
+     * log has its fork: a daemonizer's middle that exited before any scan read it is then a
+     * ghost here, and the child hangs under it instead of under init.
+     */
+    void followingForks(dev.runaway.procfs.ForkLog log) {
+        this.forks = log;
     }
 
     /** The command key of a living process (see {@link CommandKeys}), remembered until it execs. */
@@ -87,8 +100,32 @@ public final class Lineage {
                 boolean underInit = p.ppid() == 1 || parentId == null;
                 known.placed = true;
                 known.commandKey = keyNames.get(keyOfLiving[i]);
-                known.parent = underInit ? null : parentId;
-                known.parentedToInitAtFirstSight = underInit;
+                ProcessIdentity forked = forkParent(p, processes, pids, known.commandKey);
+                if (forked != null) {
+                    known.parent = forked;
+                    known.birthKnown = true;
+                    if (!forked.equals(parentId)) {
+                        known.reparented = true;
+                        newly++;
+                    }
+                } else {
+                    known.parent = underInit ? null : parentId;
+                    known.parentedToInitAtFirstSight = underInit;
+                    known.forkTries = forks != null && p.identity().startTicks() > forks.since() ? FORK_TRIES : 0;
+                }
+            } else if (known.forkTries > 0 && !known.birthKnown) {
+                known.forkTries--;
+                ProcessIdentity forked = forkParent(p, processes, pids, known.commandKey);
+                if (forked != null) {
+                    known.forkTries = 0;
+                    known.birthKnown = true;
+                    known.parentedToInitAtFirstSight = false;
+                    known.parent = forked;
+                    if (!forked.equals(parentId) && !known.reparented) {
+                        known.reparented = true;
+                        newly++;
+                    }
+                }
             } else if (known.parent != null && !known.parent.equals(parentId) && !known.reparented) {
                 known.reparented = true; // its first parent is gone: init or a subreaper has it now
                 newly++;
@@ -117,6 +154,54 @@ public final class Lineage {
             }
         }
         origins.values().removeIf(o -> o.sweep != sweep);
+    }
+
+    /**
+     * The process that forked {@code p}, by the fork log: a living process of this scan, or a
+     * ghost (remembered here, with the ghosts above it, as far as the log reaches); null when the
+     * log has no record of its fork, or its parent started before the log and is gone.
+     */
+    private ProcessIdentity forkParent(ProcessSample p, List<ProcessSample> processes, PidIndex pids, String key) {
+        if (forks == null) return null;
+        dev.runaway.procfs.ForkLog.Ref at = forks.recordOf(p.pid(), p.identity().startTicks());
+        if (at == null) return null;
+        ProcessIdentity first = null;
+        Origin below = null; // the ghost made in the last hop, whose parent this hop finds
+        for (int hops = 0; hops < MAX_GHOST_HOPS; hops++) {
+            dev.runaway.procfs.ForkLog.Ref up = forks.parentOf(at);
+            ProcessIdentity living = up == null ? null : livingOf(up, processes, pids);
+            ProcessIdentity parent = living != null || up == null || up.beforeTheLog() ? living
+                    : new ProcessIdentity(up.pid(), up.startTicks());
+            if (below != null) {
+                below.parent = parent;
+                below.birthKnown = parent != null;
+            }
+            if (hops == 0) first = parent;
+            if (parent == null || living != null || origins.containsKey(parent)) break; // the rest is remembered
+            below = new Origin(); // a ghost the scans never saw: a fork that has not exec'd runs its child's program
+            below.placed = true;
+            below.commandKey = key;
+            origins.put(parent, below);
+            at = up;
+        }
+        return first;
+    }
+
+    private static final int MAX_GHOST_HOPS = 100_000;
+
+    /** The living process of this scan that a log's reference names, or null. */
+    private ProcessIdentity livingOf(dev.runaway.procfs.ForkLog.Ref ref, List<ProcessSample> processes, PidIndex pids) {
+        int at = pids.of(ref.pid());
+        if (at == PidIndex.NONE) return null;
+        ProcessIdentity id = processes.get(at).identity();
+        boolean same = ref.beforeTheLog() ? id.startTicks() <= forks.since() : dev.runaway.procfs.ForkLog.near(id.startTicks(), ref.startTicks());
+        return same ? id : null;
+    }
+
+    /** Whether the fork log named this process's parent (a living process or a ghost): its lineage is not lost. */
+    public boolean birthKnown(ProcessIdentity id) {
+        Origin o = origins.get(id);
+        return o != null && o.birthKnown;
     }
 
     public boolean isReparented(ProcessIdentity id) {

@@ -27,6 +27,8 @@ public final class LiveAnalysis implements AutoCloseable {
     private final Analyzer analyzer;
     private final PulseReader pulseReader;
     private ProcEvents events;
+    private dev.runaway.procfs.ForkLog forks; // who forked whom since this analysis began (root only)
+    private dev.runaway.procfs.SharedLineage.Published shared;
     private final List<Consumer<Snapshot>> listeners = new CopyOnWriteArrayList<>();
     private volatile PulseSample latestPulse;
     private volatile Snapshot latest;
@@ -42,11 +44,23 @@ public final class LiveAnalysis implements AutoCloseable {
         ProcessTable table = new ProcessTable(new ProcReader(procRoot), LibC.INSTANCE.getpagesize())
                 .readingCommandLinesOnlyWhen(CommandKeys::needsCommandLine);
         // The kernel's fork and exit events spare most scans a listing of /proc (root only).
-        if (procRoot.equals(Path.of("/proc"))) ProcEvents.open().ifPresent(e -> table.following(this.events = e));
+        // The same events, kept as a fork log, are the analysis's lineage: who forked whom, even
+        // when the middle process exited before any scan read it.
+        if (procRoot.equals(Path.of("/proc"))) ProcEvents.open().ifPresent(e -> table.following(this.forks = dev.runaway.procfs.ForkLog.over(this.events = e)));
         this.sampler = new Sampler(pulse, table);
         boolean live = procRoot.equals(Path.of("/proc"));
         this.analyzer = new Analyzer(cgroupPids, live ? ProcessCaps.live() : ProcessCaps.none(),
                 new dev.runaway.procfs.ProcPaths(procRoot), live ? MemoryFiles.live() : MemoryFiles.none());
+        if (forks != null) analyzer.followingForks(forks);
+    }
+
+    /**
+     * Offers this analysis's fork log to later stops (in this process, and as root to others
+     * through {@link dev.runaway.procfs.SharedLineage}): {@code who} names this sampler in their plans.
+     */
+    public LiveAnalysis sharingLineage(String who) {
+        if (forks != null && shared == null) shared = dev.runaway.procfs.SharedLineage.publish(forks, who);
+        return this;
     }
 
     public static LiveAnalysis live() {
@@ -141,6 +155,7 @@ public final class LiveAnalysis implements AutoCloseable {
 
     @Override
     public void close() {
+        if (shared != null) shared.close();
         sampler.close();
         if (events != null) events.close();
     }

@@ -11,6 +11,8 @@ import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.StopStep;
 import dev.runaway.stop.Actuator;
 import dev.runaway.stop.Disposable;
+import dev.runaway.stop.Placement;
+import dev.runaway.stop.Targets;
 import dev.runaway.stop.EarlyFreeze;
 import dev.runaway.stop.Exclusions;
 import dev.runaway.stop.FirstLever;
@@ -337,6 +339,16 @@ public final class StopCommand implements Callable<Integer> {
         }
         ArrayNode unfollowedPlan = p.putArray("unfollowed");
         plan.targets().unfollowed().forEach(s -> unfollowedPlan.add(s.pid()));
+        Targets.Lineage lineage = plan.targets().lineage();
+        p.putObject("lineage").put("source", lineage.source().name()).put("who", lineage.who()).put("pid", lineage.pid())
+                .put("sinceTicks", lineage.sinceTicks());
+        ArrayNode placed = p.putArray("placed");
+        for (Placement pl : plan.targets().placements()) {
+            ObjectNode n = placed.addObject().put("pid", pl.process().pid()).put("startTicks", pl.process().identity().startTicks())
+                    .put("taken", pl.taken()).put("because", pl.because()).put("takeWith", pl.takeWith());
+            ArrayNode ev = n.putArray("evidence");
+            pl.evidence().stream().sorted().forEach(e -> ev.add(e.name()));
+        }
         ArrayNode steps = root.putArray("steps");
         for (StopStep s : outcome.steps()) {
             steps.addObject().put("at", s.at().toString()).put("step", s.step()).put("action", s.action().name())

@@ -57,7 +57,7 @@ public final class MetricsExporter implements AutoCloseable {
         ExporterHealth health = new ExporterHealth(Path.of("/proc/self"), LibC.INSTANCE.getpagesize());
         OomCounts counts = new OomCounts();
         RefusalCounts refusals = new RefusalCounts();
-        live = LiveAnalysis.live().calmScanPeriod(CALM_SCAN_PERIOD);
+        live = LiveAnalysis.live().calmScanPeriod(CALM_SCAN_PERIOD).sharingLineage("runaway metrics");
         live.onSnapshot(health::scanned);
         live.onSnapshot(refusals::scanned);
         OomWatcher watcher = null;

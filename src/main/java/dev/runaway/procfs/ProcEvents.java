@@ -41,6 +41,11 @@ public final class ProcEvents implements AutoCloseable, EventFeed {
         default void forked(int parentTgid, int childTgid) {
             forked(childTgid);
         }
+
+        /** As {@link #forked(int, int)}, with the kernel's stamp of the fork (CLOCK_MONOTONIC nanoseconds). */
+        default void forked(int parentTgid, int childTgid, long monotonicNanos) {
+            forked(parentTgid, childTgid);
+        }
     }
 
     private ProcEvents(int fd) {
@@ -120,7 +125,8 @@ public final class ProcEvents implements AutoCloseable, EventFeed {
             if (what == PROC_EVENT_FORK) {
                 int parentTgid = buffer.getInt(data + 4);
                 int childPid = buffer.getInt(data + 8), childTgid = buffer.getInt(data + 12);
-                if (childPid == childTgid) sink.forked(parentTgid, childTgid); // a new thread is not a new process
+                long stamp = buffer.getLong(at + NLMSG_HDR + CN_MSG + 8);
+                if (childPid == childTgid) sink.forked(parentTgid, childTgid, stamp); // a new thread is not a new process
             } else if (what == PROC_EVENT_EXIT) {
                 int pid = buffer.getInt(data), tgid = buffer.getInt(data + 4);
                 if (pid == tgid) sink.exited(tgid);

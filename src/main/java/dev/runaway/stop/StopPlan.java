@@ -85,6 +85,7 @@ public record StopPlan(Targets targets, Map<Lever, LeverCheck> checks, List<Leve
             lines.add("  pid " + p.pid() + " (" + clock.words(p.identity().startTicks(), now) + ") " + (p.exe().isEmpty() ? p.comm() : p.exe()));
         }
         lines.add("Followed: " + targets.following().words());
+        lineageWords(clock, now).ifPresent(w -> lines.add("Lineage: " + w));
         for (Exclusions.Excluded e : targets.excluded()) {
             lines.add("Excluded: pid " + e.process().pid() + " (" + e.name() + "): " + e.why().words());
         }
@@ -93,13 +94,13 @@ public record StopPlan(Targets targets, Map<Lever, LeverCheck> checks, List<Leve
                     + " be read yet (the reads wait on memory maps held while they fork) may run it; they are not targets, and"
                     + " zero will not be claimed while they live");
         } else if (!targets.unfollowed().isEmpty()) {
-            lines.add("Cannot follow: " + targets.unfollowed().size() + " processes in the same session, started after it, were"
-                    + " adopted by init before a scan saw their parent; they are not targets, and zero will not be claimed"
-                    + " while they live (stop them by --cgroup or --command)");
+            lines.add("Cannot follow: " + targets.unfollowed().size() + " processes started after it were adopted before its"
+                    + " lineage was known; they are not targets, and zero will not be claimed while they live");
         }
-        if (!targets.unfollowed().isEmpty()) {
+        if (!targets.unfollowed().isEmpty() && targets.placements().stream().noneMatch(pl -> !pl.taken())) {
             targets.unfollowed().stream().limit(5).forEach(p -> lines.add("  pid " + p.pid() + " " + (p.exe().isEmpty() ? p.comm() : p.exe())));
         }
+        lines.addAll(placementLines(clock, now));
         lines.add("Privilege: " + privilege.words() + (others > 0 ? "; " + others + " targets belong to other users" : ""));
         lines.add("1. Stop growth: " + chosen().description() + " (" + checks.get(chosen()).why() + ")");
         for (int i = 1; i < order.size(); i++) {
@@ -113,6 +114,37 @@ public record StopPlan(Targets targets, Map<Lever, LeverCheck> checks, List<Leve
         lines.add("3. Confirm zero: rescan the definition until no member is alive for 2 s");
         lines.add("4. Restore: " + (chosen() == Lever.REVOKE_EXEC ? "execute bits back as recorded" : chosen() == Lever.FREEZE_CGROUP
                 ? "thaw the (empty) cgroup" : chosen() == Lever.QUARANTINE ? "remove the quarantine cgroup" : "nothing to restore"));
+        return lines;
+    }
+
+    /** Where the stop's lineage comes from and since when, for a stop by descent. */
+    public java.util.Optional<String> lineageWords(StartClock clock, Instant now) {
+        Targets.Lineage l = targets.lineage();
+        String since = clock.words(l.sinceTicks(), now).replace("started ", "since ");
+        return switch (l.source()) {
+            case NOT_BY_DESCENT -> java.util.Optional.empty();
+            case RECORDED -> java.util.Optional.of("the kernel's fork events as " + l.who() + " (pid " + l.pid() + ") recorded them, "
+                    + since + ", then this stop's own");
+            case OWN_EVENTS -> java.util.Optional.of("this stop's own fork events, " + since + " (no sampler recorded them before;"
+                    + " `runaway metrics` as a service keeps them)");
+            case SCANS -> java.util.Optional.of("scans only (fork events need root): an adopted process started after the root is"
+                    + " placed by evidence");
+        };
+    }
+
+    /** The processes of lost lineage, by what placed them: a line for those taken, one for those only listed. */
+    private List<String> placementLines(StartClock clock, Instant now) {
+        List<String> lines = new ArrayList<>();
+        for (boolean taken : new boolean[]{true, false}) {
+            List<Placement> these = targets.placements().stream().filter(pl -> pl.taken() == taken).toList();
+            if (these.isEmpty()) continue;
+            lines.add((taken ? "Taken by evidence: " : "Not followed: ") + these.size() + " processes " + these.get(0).because()
+                    + (taken ? "" : these.get(0).takeWith().isEmpty() ? "" : " (" + these.get(0).takeWith() + " would take them)"));
+            these.stream().limit(5).forEach(pl -> lines.add("  pid " + pl.process().pid() + " (" + clock.words(pl.process().identity().startTicks(), now)
+                    + ") " + (pl.process().exe().isEmpty() ? pl.process().comm() : pl.process().exe())
+                    + (pl.evidence().equals(these.get(0).evidence()) ? "" : ": " + pl.because())));
+            if (these.size() > 5) lines.add("  ... and " + (these.size() - 5) + " more");
+        }
         return lines;
     }
 

@@ -47,12 +47,14 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
     private final Analyzer analyzer;
     private final PulseReader pulse;
     private final Path unified;
+    private final dev.runaway.procfs.ForkLog forks; // by descent, as root: every fork since it subscribed (and a sampler's before)
     private final ProcEvents events;
+    private final Targets.Lineage lineage;
     private final Set<ProcessIdentity> sticky = new HashSet<>();
-    private final Set<Integer> forkedFromMembers = new HashSet<>();
-    private int rootSession = -1;
-    private int rootUid = -1;
-    private String rootCgroup = "";
+    private ProcessSample rootSeen;
+    private List<Placement> placements = List.of();
+    private Set<String> evidenceCgroups; // the members' cgroups as the first reading found them
+    private final Set<String> evidenceKeys = new HashSet<>();
     private List<ProcessSample> lastProcesses = List.of();
     private Targets last;
 
@@ -72,7 +74,20 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         // processes exit before any scan sees them, so a scan's tree alone loses their children.
         boolean byDescent = selector instanceof Selector.Process || selector instanceof Selector.Chain;
         this.events = byDescent ? ProcEvents.open().orElse(null) : null;
+        this.forks = events == null ? null : dev.runaway.procfs.ForkLog.recording(events);
+        if (forks != null) analyzer.followingForks(forks);
+        // A sampler that watched before this stop (the console, top, runaway metrics) saw the forks
+        // it cannot: a daemonizer's middles that exited before it began. Its log is joined in front.
+        Optional<dev.runaway.procfs.SharedLineage.Source> joined = forks == null ? Optional.empty()
+                : dev.runaway.procfs.SharedLineage.joinInto(forks, JOIN_PATIENCE);
+        this.lineage = !byDescent ? Targets.Lineage.NONE
+                : joined.map(j -> new Targets.Lineage(Targets.Lineage.Source.RECORDED, j.who(), j.pid(), j.sinceTicks()))
+                .orElseGet(() -> forks != null ? new Targets.Lineage(Targets.Lineage.Source.OWN_EVENTS, "", 0, forks.since())
+                        : new Targets.Lineage(Targets.Lineage.Source.SCANS, "", 0, 0));
     }
+
+    /** How long a stop by descent waits for another sampler's lineage file written since it began. */
+    private static final java.time.Duration JOIN_PATIENCE = java.time.Duration.ofMillis(1500);
 
     /**
      * Targets already read (the plan's) seed the definition: later reads may then be light.
@@ -119,7 +134,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             children.computeIfAbsent(st.ppid(), k -> new ArrayList<>()).add(st);
             String exe = reader.exe(pid);
             exes.put(pid, exe);
-            if (key.equals(exe) || sticky.contains(st.identity()) || forkedFromMembers.contains(pid)) seeds.add(st);
+            if (key.equals(exe) || sticky.contains(st.identity())) seeds.add(st);
         }
         List<ProcessSample> members = new ArrayList<>();
         List<Exclusions.Excluded> excluded = new ArrayList<>();
@@ -142,9 +157,6 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             sticky.add(p.identity());
             queue.addAll(children.getOrDefault(st.pid(), List.of()));
         }
-        Set<Integer> memberPids = new HashSet<>();
-        for (ProcessSample p : members) memberPids.add(p.pid());
-        forkedFromMembers.retainAll(memberPids);
         return new Targets(selector, List.copyOf(members), last.cgroup(), last.cgroupNote(), List.copyOf(excluded), List.of(),
                 Targets.Following.KEY);
     }
@@ -165,10 +177,40 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             scan = table.scan(false);
         }
         lastProcesses = scan.processes();
+        followForks(); // the forks of processes this scan saw: their events come a moment after /proc shows them
         analyzer.analyze(scan, pulse.read());
-        TargetSet set = analyzer.targets(selector.label(), (p, key) -> sticky.contains(p.identity())
-                || forkedFromMembers.contains(p.pid()) || seeds(p, key, inCgroup));
+        TargetSet set = analyzer.targets(selector.label(), (p, key) -> sticky.contains(p.identity()) || seeds(p, key, inCgroup));
+        ProcessIdentity root = selector.rootProcess();
+        if (root != null) {
+            for (ProcessSample p : set.samples()) if (p.identity().equals(root) && rootSeen == null) rootSeen = p; // as first read
+            set = placeLostLineage(root, set);
+        }
         return withUnread(settle(set.samples(), inCgroup));
+    }
+
+    /**
+     * Processes whose lineage is lost since the root began are placed by evidence ({@link
+     * Placement}): those it takes join the members with all below them (and stay members); the
+     * rest that something ties to the root are listed as not followed.
+     */
+    private TargetSet placeLostLineage(ProcessIdentity root, TargetSet set) {
+        if (rootSeen == null) {
+            placements = List.of(); // the root was never read as a member: nothing to place against
+            return set;
+        }
+        if (evidenceCgroups == null) evidenceCgroups = new HashSet<>(); // the plan's: later a quarantine holds the members
+        if (evidenceCgroups.isEmpty() && placements.isEmpty()) {
+            Placement.collect(set.samples(), p -> analyzer.keyOf(p.identity()), evidenceCgroups, evidenceKeys);
+        } else {
+            Placement.collect(set.samples(), p -> analyzer.keyOf(p.identity()), new HashSet<>(), evidenceKeys);
+        }
+        Set<ProcessIdentity> taken = new HashSet<>(set.processes());
+        List<Placement> placed = Placement.of(analyzer.lostLineage(taken, root.startTicks()), rootSeen, evidenceCgroups,
+                evidenceKeys, exclusions);
+        boolean more = false;
+        for (Placement pl : placed) if (pl.taken()) more |= sticky.add(pl.process().identity());
+        placements = placed;
+        return more ? analyzer.targets(selector.label(), (p, key) -> sticky.contains(p.identity()) || p.identity().equals(root)) : set;
     }
 
     /** How long a full reading waits for command lines a script's key needs (see {@link #full}). */
@@ -219,7 +261,8 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         if (maybe.isEmpty()) return t;
         List<ProcessSample> unfollowed = new ArrayList<>(t.unfollowed());
         unfollowed.addAll(maybe);
-        return new Targets(t.selector(), t.members(), t.cgroup(), t.cgroupNote(), t.excluded(), List.copyOf(unfollowed), t.following());
+        return new Targets(t.selector(), t.members(), t.cgroup(), t.cgroupNote(), t.excluded(), List.copyOf(unfollowed), t.following(),
+                t.placements(), t.lineage());
     }
 
     /**
@@ -246,24 +289,24 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             else if (selector instanceof Selector.Cgroup c && !inCgroup.contains(p.pid()) && !c.holds(p.cgroup())) continue;
             else members.add(p);
         }
-        for (ProcessSample p : members) {
-            if (!(selector instanceof Selector.Cgroup)) sticky.add(p.identity());
-            if (root != null && p.identity().equals(root)) {
-                rootSession = p.session();
-                rootUid = p.uid();
-                rootCgroup = p.cgroup();
-            }
-        }
+        for (ProcessSample p : members) if (!(selector instanceof Selector.Cgroup)) sticky.add(p.identity());
         Set<Integer> memberPids = new HashSet<>();
         for (ProcessSample p : members) memberPids.add(p.pid());
-        forkedFromMembers.retainAll(memberPids); // the rest have exited (or were strangers by now)
         String[] note = new String[1];
         Optional<String> cgroup = exclusiveCgroup(members, memberPids, note);
         Targets.Following following = selector instanceof Selector.Command ? Targets.Following.KEY
                 : selector instanceof Selector.Cgroup ? Targets.Following.CGROUP
                 : events != null ? Targets.Following.FORK_EVENTS : Targets.Following.SCANS;
-        return new Targets(selector, List.copyOf(members), cgroup, note[0], List.copyOf(excluded),
-                root == null ? List.of() : unfollowed(root, memberPids), following);
+        List<ProcessSample> unfollowed = new ArrayList<>();
+        List<Placement> placed = new ArrayList<>();
+        if (root != null) {
+            for (Placement pl : placements) {
+                if (!pl.taken() && !memberPids.contains(pl.process().pid())) unfollowed.add(pl.process());
+                placed.add(pl);
+            }
+        }
+        return new Targets(selector, List.copyOf(members), cgroup, note[0], List.copyOf(excluded), List.copyOf(unfollowed), following,
+                List.copyOf(placed), lineage);
     }
 
     /** Whether the selector itself names this process (descendants are added by the tree walk). */
@@ -273,55 +316,9 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         return p.identity().equals(selector.rootProcess());
     }
 
-    /** Children forked by members since the last call, by the kernel's process events. */
+    /** Every fork since the last call into the log (the analysis reads lineage from it). */
     private void followForks() {
-        if (events == null) return;
-        Set<Integer> parents = new HashSet<>(forkedFromMembers);
-        for (ProcessIdentity id : sticky) parents.add(id.pid());
-        events.drain(new ProcEvents.Sink() {
-            @Override
-            public void forked(int tgid) {
-            }
-
-            @Override
-            public void forked(int parentTgid, int childTgid) {
-                if (parents.contains(parentTgid)) {
-                    parents.add(childTgid);
-                    forkedFromMembers.add(childTgid);
-                }
-            }
-
-            @Override
-            public void exited(int tgid) {
-            }
-        });
-    }
-
-    /**
-     * Processes this definition may hold but cannot follow: adopted (parent init or gone), of
-     * its user, started after it, not members, and where it runs: its session, or where the
-     * session is not known (a PID namespace whose leader is outside reads 0) its cgroup when
-     * that is a unit of its own, or else anywhere. A daemonizing runaway leaves exactly these
-     * when its middle processes exit before a scan sees them. Too wide a scope names strangers
-     * (the outcome is then "not confirmed", never a false zero); too narrow, a false zero.
-     */
-    private List<ProcessSample> unfollowed(ProcessIdentity root, Set<Integer> memberPids) {
-        if (rootUid < 0) return List.of(); // the root was never read as a member: nothing to scope by
-        boolean bySession = rootSession > 1;
-        boolean byCgroup = !bySession && !rootCgroup.isEmpty() && !rootCgroup.equals("/") && !rootCgroup.endsWith(".slice");
-        List<ProcessSample> out = new ArrayList<>();
-        Map<Integer, ProcessSample> byPid = new HashMap<>();
-        List<ProcessSample> all = lastProcesses;
-        for (ProcessSample p : all) byPid.put(p.pid(), p);
-        for (ProcessSample p : all) {
-            if (memberPids.contains(p.pid()) || p.uid() != rootUid) continue;
-            if (bySession ? p.session() != rootSession : byCgroup && !p.cgroup().equals(rootCgroup)) continue;
-            if (p.identity().startTicks() < root.startTicks() || p.state() == 'Z') continue;
-            ProcessSample parent = byPid.get(p.ppid());
-            boolean adopted = p.ppid() <= 1 || parent == null || parent.session() != p.session();
-            if (adopted && exclusions.of(p).isEmpty()) out.add(p);
-        }
-        return List.copyOf(out);
+        if (forks != null) forks.catchUp();
     }
 
     /**

@@ -26,6 +26,12 @@ public interface LibC extends Library {
 
     int getpagesize();
 
+    int CLOCK_MONOTONIC = 1;
+    int CLOCK_BOOTTIME = 7;
+
+    /** clock_gettime(clock, timespec): the buffer gets seconds and nanoseconds (two longs on 64-bit Linux). */
+    int clock_gettime(int clock, long[] timespec);
+
     /** Schedules every dirty page for writing back; returns once written (Linux). */
     void sync();
 

@@ -19,17 +19,19 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Target sets that hold their promise, as typed: the stop command's own shell is never a
  * target (and the plan says so), and a runaway that daemonizes (each level started through a
- * middle process that exits at once) is not reported as zero when stopped by the pid of its
- * first process: the command names what it could not follow and exits 3.
+ * middle process that exits at once) is never a false zero when stopped by the pid of its first
+ * process: it reaches a real zero, or the command names what it could not follow and exits 3.
  */
 @Tag("process")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -63,7 +65,7 @@ class StopTargetsTest {
     }
 
     @Test
-    void aDaemonizingRunawayStoppedByItsFirstPidIsNotReportedAsZero(@TempDir Path dir) throws Exception {
+    void aDaemonizingRunawayStoppedByItsFirstPidIsNeverAFalseZero(@TempDir Path dir) throws Exception {
         // Each level starts the next through a subshell that exits at once (the next is adopted
         // before any scan sees its parent), then sleeps: what a daemonizing runaway does.
         Path script = dir.resolve("daemonize.sh");
@@ -86,14 +88,20 @@ class StopTargetsTest {
             cli.setErr(new PrintWriter(err, true));
             int status = cli.execute("--pid", Integer.toString(root.pid()), "--yes", "--json");
             JsonNode json = new ObjectMapper().readTree(out.toString());
-            assertThat(status).as(out + "\n" + err).isEqualTo(3);
-            assertThat(json.get("zeroConfirmed").asBoolean()).isFalse();
-            assertThat(json.get("status").asText()).isEqualTo("UNCONFIRMED");
-            List<Integer> unfollowed = new ArrayList<>();
-            json.get("unfollowed").forEach(n -> unfollowed.add(n.asInt()));
-            assertThat(unfollowed).as("the levels it could not follow are named").isNotEmpty();
-            assertThat(box.memberPids()).as("every one named is a level of the runaway").containsAll(unfollowed);
-            assertThat(json.get("survivors").size()).as("exit 3 lists them").isGreaterThanOrEqualTo(unfollowed.size());
+            if (status == 0) {
+                // Its levels are adopted and in their own sessions, but they share its cgroup and
+                // run what it runs: taken by evidence, and zero means zero.
+                assertThat(json.get("status").asText()).isEqualTo("ZERO_CONFIRMED");
+                await().atMost(Duration.ofSeconds(10)).until(() -> box.memberPids().isEmpty());
+            } else {
+                assertThat(status).as(out + "\n" + err).isEqualTo(3);
+                assertThat(json.get("zeroConfirmed").asBoolean()).isFalse();
+                assertThat(json.get("status").asText()).isEqualTo("UNCONFIRMED");
+                List<Integer> unfollowed = new ArrayList<>();
+                json.get("unfollowed").forEach(n -> unfollowed.add(n.asInt()));
+                assertThat(unfollowed).as("the levels it could not follow are named").isNotEmpty();
+                assertThat(json.get("survivors").size()).as("exit 3 lists them").isGreaterThanOrEqualTo(unfollowed.size());
+            }
             assertThat(ProcStat.read(PROC, root.pid()).filter(s -> s.startTicks() == root.startTicks() && !s.isZombie()))
                     .as("the first process itself is stopped").isEmpty();
         }
