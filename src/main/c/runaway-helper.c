@@ -47,7 +47,10 @@
  *   REVOKE PATH                do_revoke          require_confirmed, open_disposable:
  *                                                 canonical, no system path, disposable_root,
  *                                                 open_beneath (no symlink, no mount
- *                                                 crossing), a regular file, not setuid, one link
+ *                                                 crossing), a regular file, not setuid, one
+ *                                                 link, the caller's unless root; run_by_stop:
+ *                                                 a named target runs it now (its exe, or a
+ *                                                 script it holds open, beneath open_proc_dir)
  *   RESTORE PATH MODE          do_restore         open_disposable, find_revoked: only the bits
  *                                                 this helper took (it undoes: no binding needed)
  *
@@ -101,6 +104,7 @@ enum {
 #define MAX_DEPTH 256            /* cgroup nesting MEMBERS follows; each level holds a descriptor */
 #define MAX_TARGETS 1000000      /* pids one stop may name */
 #define MAX_KEPT 4096            /* quarantines, frozen cgroups, revoked files, executables */
+#define MAX_FDS 4096             /* open files of one target looked at for the script REVOKE names */
 #define NAME_MAX_CHARS 64
 #define STOP_TEXT_CHARS 160      /* --stop DESCRIPTION: shown in the polkit prompt, never used */
 #define LOG_REPLY_CHARS 1024     /* a MEMBERS reply can be long; the request is always logged whole */
@@ -412,9 +416,10 @@ static void close_keep_errno(int fd) {
     errno = e;
 }
 
-/* Reads up to CAP - 1 bytes of PATH, NUL-terminated. Returns the length or -1 (errno set). */
-static ssize_t read_small(const char *path, char *buf, size_t cap) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+/* Reads up to CAP - 1 bytes of PATH beneath DIRFD (AT_FDCWD: an absolute path), NUL-terminated.
+ * Returns the length or -1 (errno set). */
+static ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t cap) {
+    int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) return -1;
     size_t n = 0;
     while (n < cap - 1) {
@@ -427,6 +432,10 @@ static ssize_t read_small(const char *path, char *buf, size_t cap) {
     close(fd);
     buf[n] = '\0';
     return (ssize_t)n;
+}
+
+static ssize_t read_small(const char *path, char *buf, size_t cap) {
+    return read_small_at(AT_FDCWD, path, buf, cap);
 }
 
 /* Writes VALUE to DIR/NAME in one write, as cgroup and proc files want it. */
@@ -470,12 +479,11 @@ struct proc_stat {
     long long ppid, flags, ticks;
 };
 
-/* Fields 4 (ppid), 9 (flags) and 22 (start ticks) of /proc/PID/stat, counted after the last
- * ')' because the command name may hold spaces and parentheses. */
-static int read_stat(long long pid, struct proc_stat *st) {
-    char path[PATH_MAX], buf[2048];
-    if (snprintf(path, sizeof path, "%s/%lld/stat", H.proc, pid) >= (int)sizeof path) return -1;
-    if (read_small(path, buf, sizeof buf) < 0) return -1;
+/* Fields 4 (ppid), 9 (flags) and 22 (start ticks) of a /proc/PID/stat file (PATH beneath
+ * DIRFD), counted after the last ')' because the command name may hold spaces and parentheses. */
+static int read_stat_at(int dirfd, const char *path, struct proc_stat *st) {
+    char buf[2048];
+    if (read_small_at(dirfd, path, buf, sizeof buf) < 0) return -1;
     char *p = strrchr(buf, ')');
     if (!p || p[1] != ' ') { errno = EINVAL; return -1; }
     p += 2;
@@ -488,6 +496,12 @@ static int read_stat(long long pid, struct proc_stat *st) {
         p = end + 1;
     }
     return 0;
+}
+
+static int read_stat(long long pid, struct proc_stat *st) {
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%lld/stat", H.proc, pid) >= (int)sizeof path) return -1;
+    return read_stat_at(AT_FDCWD, path, st);
 }
 
 static int on_chain(long long pid) {
@@ -535,6 +549,23 @@ static int still_same(long long pid, long long ticks, struct reply *r) {
     struct proc_stat st;
     if (read_stat(pid, &st) != 0 || st.ticks != ticks) return gone(r, "the process changed while it was checked");
     return 0;
+}
+
+/*
+ * A descriptor of the /proc/PID directory of the process PID started at TICKS, or -1 when it is
+ * gone. A /proc/PID directory belongs to one process: once that process is reaped every read
+ * beneath it fails, even after the pid is reused. So the start time read through it proves the
+ * descriptor names that process, and whatever is read or written beneath it is that process's,
+ * with no window in which another process could take the pid.
+ */
+static int open_proc_dir(long long pid, long long ticks) {
+    char path[PATH_MAX];
+    struct proc_stat st;
+    if (snprintf(path, sizeof path, "%s/%lld", H.proc, pid) >= (int)sizeof path) return -1;
+    int dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (dir < 0) return -1;
+    if (read_stat_at(dir, "stat", &st) != 0 || st.ticks != ticks) { close(dir); errno = ESRCH; return -1; }
+    return dir;
 }
 
 /* The real uid of PID from /proc/PID/status: /proc/PID itself is root's once a process is not
@@ -1166,8 +1197,54 @@ static int open_disposable(const char *path, struct stat *st, struct reply *r) {
     else if (st->st_mode & (S_ISUID | S_ISGID)) why = "a setuid or setgid file";
     /* A hard link in /tmp to a system binary passes every path check: one name only. */
     else if (st->st_nlink != 1) why = "a file with more than one hard link";
+    /* A user's helper changes that user's files only: another user's build tool in /tmp is theirs. */
+    else if (H.caller != 0 && st->st_uid != H.caller) why = "the file is not the caller's: for a user the helper changes only that user's files";
     if (why) { close(fd); return refuse(r, why); }
     return fd;
+}
+
+/* True when the file at NAME beneath DIRFD (followed: an exe or fd magic link) is FILE. */
+static int is_file(int dirfd, const char *name, const struct stat *file) {
+    struct stat st;
+    return fstatat(dirfd, name, &st, 0) == 0 && st.st_dev == file->st_dev && st.st_ino == file->st_ino;
+}
+
+/* FILE among the open files of the process whose /proc directory is DIR: how a shell runs a
+ * script (bash holds it on fd 255, dash on fd 10, for as long as they run it). fstatat through
+ * /proc/PID/fd/N stats what the process holds without opening it (a FIFO cannot hang us). */
+static int holds_open(int dir, const struct stat *file) {
+    int fds = openat(dir, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    DIR *d = fds < 0 ? NULL : fdopendir(fds);
+    if (!d) { if (fds >= 0) close(fds); return 0; }
+    int found = 0, seen = 0;
+    struct dirent *e;
+    while (!found && seen++ < MAX_FDS && (e = readdir(d)) != NULL)
+        found = e->d_name[0] != '.' && is_file(fds, e->d_name, file);
+    closedir(d);
+    return found;
+}
+
+/*
+ * True when the named target T runs FILE now: its executable is FILE, or it holds FILE open (an
+ * interpreter's script). Everything is read beneath /proc/PID opened for that very process
+ * (open_proc_dir), and its start time is read through it once more after: a process that took
+ * the pid meanwhile cannot answer for it. Not argv: /proc/PID/cmdline is the process's own
+ * memory, and a path in it would be resolved again by name.
+ */
+static int target_runs(const struct target *t, const struct stat *file) {
+    struct proc_stat st;
+    int dir = open_proc_dir(t->pid, t->ticks);
+    if (dir < 0) return 0;
+    int runs = (is_file(dir, "exe", file) || holds_open(dir, file)) && read_stat_at(dir, "stat", &st) == 0 && st.ticks == t->ticks;
+    close(dir);
+    return runs;
+}
+
+/* REVOKE's binding to the confirmed stop: a file one of its named processes runs right now. */
+static int run_by_stop(const struct stat *file, struct reply *r) {
+    for (size_t i = 0; i < H.ntargets; i++)
+        if (target_runs(&H.targets[i], file)) return 0;
+    return refuse(r, "no process the confirmed stop names runs that file now (as its executable, or a script it holds open)");
 }
 
 static int find_revoked(const struct stat *st) {
@@ -1182,6 +1259,7 @@ static int do_revoke(const struct request *q, struct reply *r) {
     if (require_confirmed(r)) return -1;
     int fd = open_disposable(q->text, &st, r);
     if (fd < 0) return -1;
+    if (run_by_stop(&st, r)) { close(fd); return -1; }
     int i = find_revoked(&st);
     if (i < 0 && H.nrevoked == MAX_KEPT) { close(fd); return refuse(r, "too many revoked files"); }
     mode_t old = st.st_mode & 07777, taken = old & 0111;
@@ -1193,7 +1271,10 @@ static int do_revoke(const struct request *q, struct reply *r) {
     return say(r, 0, "OK %o", (unsigned)old);
 }
 
-/* Puts back exactly the execute bits this helper took from that file (same inode), no other. */
+/* Puts back exactly the execute bits this helper took from that file (same inode), no other.
+ * Not bound to a process that runs it: it comes once the stop confirmed zero, when nothing does.
+ * Its binding is REVOKE's (find_revoked: only an inode REVOKE took bits from, under its rules),
+ * and open_disposable's owner check holds against an inode reused by another user since. */
 static int do_restore(const struct request *q, struct reply *r) {
     struct stat st;
     int fd = open_disposable(q->text, &st, r);
