@@ -226,6 +226,29 @@ class HelperProtocolTest {
         }
     }
 
+    /** The console (here this JVM, the helper's parent) may lower its own score, named with its own start time. */
+    @Test
+    void theConsoleLowersOnlyItsOwnScoreAndNoFurtherThanMinus800() throws Exception {
+        long self = ProcessHandle.current().pid();
+        Path adj = PROC.resolve(Long.toString(self)).resolve("oom_score_adj");
+        String before = read(adj).trim();
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            assertThat(helper.ask("OOMADJ " + self + " " + (ticks(self) + 1) + " -800")).as("not the console's start time")
+                    .startsWith("ERR refused");
+            assertThat(helper.ask("OOMADJ " + self + " " + ticks(self) + " -801")).startsWith("ERR refused");
+            assertThat(read(adj).trim()).isEqualTo(before);
+            if (OomShieldTest.hasSysResource()) {
+                assertThat(helper.ask("OOMADJ " + self + " " + ticks(self) + " -800")).isEqualTo("OK");
+                assertThat(read(adj).trim()).isEqualTo("-800");
+            } else { // every check passed; the kernel refuses a lower score without CAP_SYS_RESOURCE
+                assertThat(helper.ask("OOMADJ " + self + " " + ticks(self) + " -800")).isEqualTo("ERR failed oom_score_adj: Permission denied");
+            }
+        } finally {
+            if (OomShieldTest.hasSysResource()) Files.writeString(adj, before);
+        }
+    }
+
     @Test
     void revokesAndRestoresExecuteBitsOfADisposableFile() throws Exception {
         Path file = copyOf("/bin/sleep", tmp.resolve("tool"));
