@@ -17,39 +17,64 @@
  *
  * The rule: refuse by default. A line is parsed whole (parse_request) before anything is done.
  * Every lever is refused until the console binds it to the stop the user confirmed (BIND,
- * TARGET..., CONFIRM; require_confirmed), and then acts only on that stop's processes and
- * cgroups, through descriptors checked right before the action (a pidfd; openat2 then fchmod),
- * never through a path or pid checked earlier. A check that cannot decide refuses. Every
- * refusal is one line: ERR usage|refused|gone|failed WHY.
+ * TARGET..., CONFIRM; require_confirmed), and then acts only on that stop's processes, cgroups
+ * and files, through descriptors checked right before the action (a pidfd; /proc/PID opened
+ * for that process; openat2 then fchmod), never through a path or pid checked earlier. A check
+ * that cannot decide refuses. Every refusal is one line: ERR usage|refused|gone|failed WHY.
  *
- * The requests, their handler, and where each check lives:
- *   HELLO                      execute            the protocol version
- *   BIND CGROUP|-              do_bind            console_guarded (the console not dumpable),
- *                                                 resolve_cgroup, is_slice, own_quarantine
- *   TARGET PID TICKS           do_target          open_verified: pid > 1, not the helper, not
- *                                                 on its parent chain, no kernel thread, the
- *                                                 start time (a reused pid is refused)
- *   CONFIRM, UNBIND            do_confirm, do_unbind
- *   SIGNAL PID TICKS SIG       do_signal          allowed_signal (parser); open_member =
- *                                                 open_verified + in_set + still_same
- *   OOMADJ PID TICKS VALUE     do_oomadj          callers_console (floor -800), else
- *                                                 open_member and only >= 0
- *   FREEZE|THAW|KILLCG CG      do_cgroup_write    resolve_bound_cgroup = resolve_cgroup
- *   PIDSMAX CG LIMIT           do_pidsmax           (canonical, below the v2 root, cgroupfs,
- *                                                 check_unprotected) + in_bound_cgroup
- *   MEMBERS CG                 do_members         resolve_cgroup (read-only: no binding)
- *   QUARANTINE NAME            do_quarantine      valid_name (parser), require_confirmed, a
- *                                                 v2 root that is root's alone
- *   RELEASE CG                 do_release         resolve_cgroup, own_quarantine (by inode),
- *                                                 empty
- *   MOVE CG PID TICKS          do_move            require_confirmed, resolve_cgroup,
- *                                                 own_quarantine, open_member
- *   REVOKE PATH                do_revoke          require_confirmed, open_disposable:
- *                                                 canonical, no system path, disposable_root,
- *                                                 open_beneath (no symlink, no mount
- *                                                 crossing), a regular file, not setuid, one link
- *   RESTORE PATH MODE          do_restore         open_disposable, find_revoked: only the bits
- *                                                 this helper took (it undoes: no binding needed)
+ * The confirmed set (in_set) is, for a process held by a pidfd whose start time matches: a
+ * named target; a process in the bound cgroup or below, or in a quarantine of ours; a
+ * descendant of a named target; a process of the same kind as one (executable, owner, argv[1]).
+ * A user who passed the prompt may name any process that is not protected (TARGET): what binds
+ * is that no lever drifts beyond what was named and confirmed.
+ *
+ * Each request, its handler, and what binds it to the confirmed stop:
+ *   HELLO                    execute          nothing to bind: the protocol version
+ *   BIND CGROUP|-            do_bind          opens a binding, only on the console's own pipe
+ *                                             (console_guarded: not dumpable) and never to the
+ *                                             v2 root, a slice, a quarantine or a cgroup holding
+ *                                             init, us or the console (resolve_cgroup, is_slice)
+ *   TARGET PID TICKS         do_target        names a member: open_verified (pid > 1, not the
+ *                                             helper, not on its parent chain, no kernel thread,
+ *                                             the start time); its kind (process_kind) is read
+ *                                             between two start-time checks (still_same)
+ *   CONFIRM, UNBIND          do_confirm,      close the binding; forget it (and what finish_stop
+ *                            do_unbind        would have finished)
+ *   SIGNAL PID TICKS SIG     do_signal        a member: open_member = open_verified + in_set +
+ *                                             still_same, then that pidfd; allowed_signal
+ *   OOMADJ PID TICKS VALUE   do_oomadj        the console itself (callers_console: the parent
+ *                                             chain's pid and recorded start time, the caller's
+ *                                             uid; floor -800), else a member (open_member),
+ *                                             raised only; written beneath open_proc_dir
+ *   FREEZE|THAW|KILLCG CG    do_cgroup_write  the bound cgroup or below, or a quarantine of ours:
+ *   PIDSMAX CG LIMIT         do_pidsmax         resolve_bound_cgroup = resolve_cgroup (canonical,
+ *                                             below the v2 root, cgroupfs, check_unprotected) +
+ *                                             in_bound_cgroup; PIDSMAX's v1 file checked again
+ *   MEMBERS CG               do_members       none needed: read-only, what cgroupfs shows anyone
+ *   QUARANTINE NAME          do_quarantine    some confirmed stop (require_confirmed) only: it
+ *                                             makes an empty frozen cgroup, root's alone, that
+ *                                             holds nothing until MOVE; at most MAX_KEPT
+ *   RELEASE CG               do_release       none needed: it undoes, and only a quarantine this
+ *                                             helper made (own_quarantine, by inode), once empty
+ *   MOVE CG PID TICKS        do_move          a member (open_member) into a quarantine of ours
+ *   REVOKE PATH              do_revoke        a file a named target runs now (run_by_stop:
+ *                                             target_runs compares the opened file's device and
+ *                                             inode with its exe, or a script it holds open,
+ *                                             beneath open_proc_dir); the caller's own file
+ *                                             unless the caller is root; open_disposable:
+ *                                             canonical, no system path, disposable_root,
+ *                                             open_beneath (no symlink, no mount crossing), a
+ *                                             regular file, not setuid, one link
+ *   RESTORE PATH MODE        do_restore       none needed: it undoes, and only the bits REVOKE
+ *                                             took from that inode (find_revoked); the caller's
+ *                                             own file (open_disposable)
+ *   (stdin closed)           finish_stop      only what this helper froze, stopped (a fresh
+ *                                             pidfd, the start time) or made
+ *
+ * What stays by pid or path, not by descriptor: MOVE writes a pid to cgroup.procs after
+ * still_same (cgroup.procs takes nothing else), and the cgroup levers write by the path they
+ * resolved (a cgroup is renamed only by root, or by a user in a subtree delegated to them,
+ * whose cgroups that user may freeze and kill without us).
  *
  * The console gone (stdin closed): finish_stop. Start-up (main): take_environment (the caller,
  * PKEXEC_UID), check_arguments, record_chain, load_config (root's file only), drop_capabilities.
@@ -101,6 +126,7 @@ enum {
 #define MAX_DEPTH 256            /* cgroup nesting MEMBERS follows; each level holds a descriptor */
 #define MAX_TARGETS 1000000      /* pids one stop may name */
 #define MAX_KEPT 4096            /* quarantines, frozen cgroups, revoked files, executables */
+#define MAX_FDS 4096             /* open files of one target looked at for the script REVOKE names */
 #define NAME_MAX_CHARS 64
 #define STOP_TEXT_CHARS 160      /* --stop DESCRIPTION: shown in the polkit prompt, never used */
 #define LOG_REPLY_CHARS 1024     /* a MEMBERS reply can be long; the request is always logged whole */
@@ -412,9 +438,10 @@ static void close_keep_errno(int fd) {
     errno = e;
 }
 
-/* Reads up to CAP - 1 bytes of PATH, NUL-terminated. Returns the length or -1 (errno set). */
-static ssize_t read_small(const char *path, char *buf, size_t cap) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+/* Reads up to CAP - 1 bytes of PATH beneath DIRFD (AT_FDCWD: an absolute path), NUL-terminated.
+ * Returns the length or -1 (errno set). */
+static ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t cap) {
+    int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) return -1;
     size_t n = 0;
     while (n < cap - 1) {
@@ -429,17 +456,26 @@ static ssize_t read_small(const char *path, char *buf, size_t cap) {
     return (ssize_t)n;
 }
 
-/* Writes VALUE to DIR/NAME in one write, as cgroup and proc files want it. */
-static int write_at(const char *dir, const char *name, const char *value) {
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) { errno = ENAMETOOLONG; return -1; }
-    int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | WRITE_FLAGS);
+static ssize_t read_small(const char *path, char *buf, size_t cap) {
+    return read_small_at(AT_FDCWD, path, buf, cap);
+}
+
+/* Writes VALUE to NAME beneath DIRFD in one write, as cgroup and proc files want it. */
+static int write_beneath(int dirfd, const char *name, const char *value) {
+    int fd = openat(dirfd, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | WRITE_FLAGS);
     if (fd < 0) return -1;
     size_t len = strlen(value);
     ssize_t n = write(fd, value, len);
     close_keep_errno(fd);
     if (n >= 0 && (size_t)n != len) { errno = EIO; return -1; }
     return n < 0 ? -1 : 0;
+}
+
+/* Writes VALUE to DIR/NAME (DIR a resolved path). */
+static int write_at(const char *dir, const char *name, const char *value) {
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) { errno = ENAMETOOLONG; return -1; }
+    return write_beneath(AT_FDCWD, path, value);
 }
 
 /* True when PATH is strictly below ROOT (both resolved, no trailing slash). */
@@ -470,12 +506,11 @@ struct proc_stat {
     long long ppid, flags, ticks;
 };
 
-/* Fields 4 (ppid), 9 (flags) and 22 (start ticks) of /proc/PID/stat, counted after the last
- * ')' because the command name may hold spaces and parentheses. */
-static int read_stat(long long pid, struct proc_stat *st) {
-    char path[PATH_MAX], buf[2048];
-    if (snprintf(path, sizeof path, "%s/%lld/stat", H.proc, pid) >= (int)sizeof path) return -1;
-    if (read_small(path, buf, sizeof buf) < 0) return -1;
+/* Fields 4 (ppid), 9 (flags) and 22 (start ticks) of a /proc/PID/stat file (PATH beneath
+ * DIRFD), counted after the last ')' because the command name may hold spaces and parentheses. */
+static int read_stat_at(int dirfd, const char *path, struct proc_stat *st) {
+    char buf[2048];
+    if (read_small_at(dirfd, path, buf, sizeof buf) < 0) return -1;
     char *p = strrchr(buf, ')');
     if (!p || p[1] != ' ') { errno = EINVAL; return -1; }
     p += 2;
@@ -488,6 +523,12 @@ static int read_stat(long long pid, struct proc_stat *st) {
         p = end + 1;
     }
     return 0;
+}
+
+static int read_stat(long long pid, struct proc_stat *st) {
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%lld/stat", H.proc, pid) >= (int)sizeof path) return -1;
+    return read_stat_at(AT_FDCWD, path, st);
 }
 
 static int on_chain(long long pid) {
@@ -535,6 +576,23 @@ static int still_same(long long pid, long long ticks, struct reply *r) {
     struct proc_stat st;
     if (read_stat(pid, &st) != 0 || st.ticks != ticks) return gone(r, "the process changed while it was checked");
     return 0;
+}
+
+/*
+ * A descriptor of the /proc/PID directory of the process PID started at TICKS, or -1 when it is
+ * gone. A /proc/PID directory belongs to one process: once that process is reaped every read
+ * beneath it fails, even after the pid is reused. So the start time read through it proves the
+ * descriptor names that process, and whatever is read or written beneath it is that process's,
+ * with no window in which another process could take the pid.
+ */
+static int open_proc_dir(long long pid, long long ticks) {
+    char path[PATH_MAX];
+    struct proc_stat st;
+    if (snprintf(path, sizeof path, "%s/%lld", H.proc, pid) >= (int)sizeof path) return -1;
+    int dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (dir < 0) return -1;
+    if (read_stat_at(dir, "stat", &st) != 0 || st.ticks != ticks) { close(dir); errno = ESRCH; return -1; }
+    return dir;
 }
 
 /* The real uid of PID from /proc/PID/status: /proc/PID itself is root's once a process is not
@@ -805,9 +863,12 @@ static int do_target(const struct request *q, struct reply *r) {
     if (H.ntargets == MAX_TARGETS) return refuse(r, "too many targets for one stop");
     int fd = open_verified(q->pid, q->ticks, &st, r);
     if (fd < 0) return -1;
+    int kind = H.nkinds < MAX_KEPT && process_kind(q->pid, &k) == 0;
     close(fd);
+    /* The kind was read by path: only the start time read again makes it the target's. */
+    if (still_same(q->pid, q->ticks, r)) return -1;
     if (push_target(&H.targets, &H.ntargets, &H.cap_targets, q->pid, q->ticks)) { errno = ENOMEM; return failed(r, "remember the target"); }
-    if (H.nkinds < MAX_KEPT && process_kind(q->pid, &k) == 0) {
+    if (kind) {
         int known = 0;
         for (int i = 0; i < H.nkinds && !known; i++) known = same_kind(&H.kinds[i], &k);
         if (!known) H.kinds[H.nkinds++] = k;
@@ -1031,33 +1092,35 @@ static int do_signal(const struct request *q, struct reply *r) {
     return ok(r);
 }
 
-/* A process the caller runs on the helper's parent chain: the console asking for its own shield. */
-static int callers_console(long long pid) {
-    return on_chain(pid) && proc_uid(pid) == (long long)H.caller;
+/* The console asking for its own shield: a process on the helper's parent chain with the start
+ * time recorded at start-up (not one that took a chain pid since), run by the caller. */
+static int callers_console(long long pid, long long ticks) {
+    for (int i = 0; i < H.nchain; i++)
+        if (H.chain[i] == pid && H.chain_ticks[i] == ticks) return proc_uid(pid) == (long long)H.caller;
+    return 0;
 }
 
 /*
  * One rule: the console may lower its own score to CONSOLE_OOM_FLOOR (never -1000, which no
  * OOM kill could pass); a process of the confirmed stop may only be made a likelier victim
- * (>= 0); everything else is refused.
+ * (>= 0); everything else is refused. The score is written beneath /proc/PID opened for that
+ * very process (open_proc_dir), so a pid reused after the checks is not reached.
  */
 static int do_oomadj(const struct request *q, struct reply *r) {
-    char dir[PATH_MAX], value[32];
-    struct proc_stat st;
-    int fd;
-    if (q->pid > 1 && callers_console(q->pid)) {
+    char value[32];
+    if (q->pid > 1 && callers_console(q->pid, q->ticks)) {
         if (q->value < CONSOLE_OOM_FLOOR) return refuse(r, "the console's own score goes no lower than -800");
-        fd = sys_pidfd_open(q->pid);
-        if (fd < 0) return gone(r, "no such process");
-        if (read_stat(q->pid, &st) != 0 || st.ticks != q->ticks) { close(fd); return gone(r, "start time differs: the pid was reused"); }
     } else {
         if (q->value < 0) return refuse(r, "only the console's own score may be lowered; a stop's process may only be raised (0..1000)");
-        if ((fd = open_member(q, r)) < 0) return -1;
+        int fd = open_member(q, r);
+        if (fd < 0) return -1;
+        close(fd);
     }
-    snprintf(dir, sizeof dir, "%s/%lld", H.proc, q->pid);
+    int dir = open_proc_dir(q->pid, q->ticks);
+    if (dir < 0) return gone(r, "no such process, or its pid was reused");
     snprintf(value, sizeof value, "%lld", q->value);
-    int rc = write_at(dir, "oom_score_adj", value);
-    close_keep_errno(fd);
+    int rc = write_beneath(dir, "oom_score_adj", value);
+    close_keep_errno(dir);
     if (rc) return errno == ENOENT || errno == ESRCH ? gone(r, "no such process") : failed(r, "oom_score_adj");
     return ok(r);
 }
@@ -1166,8 +1229,54 @@ static int open_disposable(const char *path, struct stat *st, struct reply *r) {
     else if (st->st_mode & (S_ISUID | S_ISGID)) why = "a setuid or setgid file";
     /* A hard link in /tmp to a system binary passes every path check: one name only. */
     else if (st->st_nlink != 1) why = "a file with more than one hard link";
+    /* A user's helper changes that user's files only: another user's build tool in /tmp is theirs. */
+    else if (H.caller != 0 && st->st_uid != H.caller) why = "the file is not the caller's: for a user the helper changes only that user's files";
     if (why) { close(fd); return refuse(r, why); }
     return fd;
+}
+
+/* True when the file at NAME beneath DIRFD (followed: an exe or fd magic link) is FILE. */
+static int is_file(int dirfd, const char *name, const struct stat *file) {
+    struct stat st;
+    return fstatat(dirfd, name, &st, 0) == 0 && st.st_dev == file->st_dev && st.st_ino == file->st_ino;
+}
+
+/* FILE among the open files of the process whose /proc directory is DIR: how a shell runs a
+ * script (bash holds it on fd 255, dash on fd 10, for as long as they run it). fstatat through
+ * /proc/PID/fd/N stats what the process holds without opening it (a FIFO cannot hang us). */
+static int holds_open(int dir, const struct stat *file) {
+    int fds = openat(dir, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    DIR *d = fds < 0 ? NULL : fdopendir(fds);
+    if (!d) { if (fds >= 0) close(fds); return 0; }
+    int found = 0, seen = 0;
+    struct dirent *e;
+    while (!found && seen++ < MAX_FDS && (e = readdir(d)) != NULL)
+        found = e->d_name[0] != '.' && is_file(fds, e->d_name, file);
+    closedir(d);
+    return found;
+}
+
+/*
+ * True when the named target T runs FILE now: its executable is FILE, or it holds FILE open (an
+ * interpreter's script). Everything is read beneath /proc/PID opened for that very process
+ * (open_proc_dir), and its start time is read through it once more after: a process that took
+ * the pid meanwhile cannot answer for it. Not argv: /proc/PID/cmdline is the process's own
+ * memory, and a path in it would be resolved again by name.
+ */
+static int target_runs(const struct target *t, const struct stat *file) {
+    struct proc_stat st;
+    int dir = open_proc_dir(t->pid, t->ticks);
+    if (dir < 0) return 0;
+    int runs = (is_file(dir, "exe", file) || holds_open(dir, file)) && read_stat_at(dir, "stat", &st) == 0 && st.ticks == t->ticks;
+    close(dir);
+    return runs;
+}
+
+/* REVOKE's binding to the confirmed stop: a file one of its named processes runs right now. */
+static int run_by_stop(const struct stat *file, struct reply *r) {
+    for (size_t i = 0; i < H.ntargets; i++)
+        if (target_runs(&H.targets[i], file)) return 0;
+    return refuse(r, "no process the confirmed stop names runs that file now (as its executable, or a script it holds open)");
 }
 
 static int find_revoked(const struct stat *st) {
@@ -1182,6 +1291,7 @@ static int do_revoke(const struct request *q, struct reply *r) {
     if (require_confirmed(r)) return -1;
     int fd = open_disposable(q->text, &st, r);
     if (fd < 0) return -1;
+    if (run_by_stop(&st, r)) { close(fd); return -1; }
     int i = find_revoked(&st);
     if (i < 0 && H.nrevoked == MAX_KEPT) { close(fd); return refuse(r, "too many revoked files"); }
     mode_t old = st.st_mode & 07777, taken = old & 0111;
@@ -1193,7 +1303,10 @@ static int do_revoke(const struct request *q, struct reply *r) {
     return say(r, 0, "OK %o", (unsigned)old);
 }
 
-/* Puts back exactly the execute bits this helper took from that file (same inode), no other. */
+/* Puts back exactly the execute bits this helper took from that file (same inode), no other.
+ * Not bound to a process that runs it: it comes once the stop confirmed zero, when nothing does.
+ * Its binding is REVOKE's (find_revoked: only an inode REVOKE took bits from, under its rules),
+ * and open_disposable's owner check holds against an inode reused by another user since. */
 static int do_restore(const struct request *q, struct reply *r) {
     struct stat st;
     int fd = open_disposable(q->text, &st, r);

@@ -12,7 +12,8 @@
  * Besides memory errors (ASan) and undefined behaviour (UBSan), it aborts when a session did
  * harm (checked once the session ended: harm stays in the fake files): a signal, move or OOM change to pid 1, a kernel thread, the helper or its console; a
  * write to the root cgroup, init's, a slice or the console's; a mode change to any file but the
- * disposable ones; a file that is not back to its mode after REVOKE then RESTORE.
+ * disposable ones, beyond their execute bits, to a disposable file no process runs, or (for a
+ * caller who is not root) to a file another user owns.
  *
  * Built and run by src/test/sh/fuzz-helper:
  *   clang -fsanitize=fuzzer,address,undefined -DRUNAWAY_HELPER_FUZZ ...
@@ -38,8 +39,15 @@ static void require(int condition, const char *what) {
 
 /* Pids of the fake /proc: never to be signalled, moved or have their OOM score changed. */
 enum { PID_INIT = 1, PID_KTHREAD = 2, PID_KWORKER = 250, PID_CONSOLE = 300, PID_SELF = 999 };
-/* Pids a stop may take: a target, its child, another user's process, one in cgroup /a/b. */
-enum { PID_TARGET = 100, PID_CHILD = 101, PID_OTHER = 400, PID_IN_A = 500 };
+/* Pids a stop may take: a target, its child, another user's process, one in cgroup /a/b; one
+ * running a build output that holds a cached tool open; a shell holding its script on fd 255;
+ * and one running a disposable binary another user owns. */
+enum { PID_TARGET = 100, PID_CHILD = 101, PID_OTHER = 400, PID_IN_A = 500, PID_BUILD = 510, PID_SHELL = 700, PID_THEIRS = 800 };
+
+/* The user the helper acts for (uid 1000 when the harness is root, else whoever runs it), and
+ * another user owning a disposable binary (only when the harness is root: it must chown). */
+static uid_t fuzz_user, fuzz_other = 1001;
+static int fuzz_caller_root; /* the harness alternates the caller: root (a root console) or the user */
 
 /* The helper's four system calls (its fuzz seam), against the fake tree. */
 static int fuzz_no_openat2; /* the harness alternates both resolutions: openat2 and the component walk */
@@ -90,6 +98,12 @@ static void dir(const char *rel) {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", tree, rel);
     if (mkdir(path, 0755) != 0 && errno != EEXIST) { perror(path); abort(); }
+}
+
+static void own(const char *rel, uid_t uid) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", tree, rel);
+    if (getuid() == 0 && chown(path, uid, uid) != 0) { perror(path); abort(); }
 }
 
 static void link_to(const char *rel, const char *to) {
@@ -148,10 +162,13 @@ static int content_is(const char *rel, const char *text) {
 
 /* Files that must never change, and their contents or modes. */
 static const char *const SACRED_CGROUPS[] = { "cg", "cg/init.scope", "cg/system.slice", "cg/user.slice", "cg/user.slice/console" };
+/* Disposable files, the user's: each but the last is run by a process (its exe, or held open). */
 static const struct { const char *rel; mode_t mode; } DISPOSABLE[] = {
     { "root/tmp/x/runaway", 0755 }, { "root/home/u/p/target/tool", 0750 }, { "root/home/u/.cache/tool", 0700 },
-    { "root/var/tmp/runaway", 0644 },
+    { "root/tmp/x/script", 0644 }, { "root/var/tmp/runaway", 0755 },
 };
+#define IDLE "root/var/tmp/runaway" /* disposable, the user's, and run by no process: never changes */
+#define THEIRS "root/tmp/x/theirs"  /* disposable, run by PID_THEIRS, another user's */
 
 static void build_tree(void) {
     snprintf(tree, sizeof tree, "%s/runaway-helper-fuzz.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -178,18 +195,27 @@ static void build_tree(void) {
     cgroup("/system.slice", "");
     cgroup("/user.slice", "");
     cgroup("/user.slice/console", "300\n999\n");
-    cgroup("/a", "100\n101\n");
-    cgroup("/a/b", "500\n");
+    cgroup("/a", "100\n101\n700\n800\n");
+    cgroup("/a/b", "500\n510\n");
     cgroup("/runaway-quarantine.planted", "");
     process(PID_INIT, 0, 0, 1, 0, "/usr/bin/tool", "", "/init.scope");
     process(PID_KTHREAD, 0, FLAG_KTHREAD, 2, 0, "/usr/bin/tool", "", "/");
     process(PID_KWORKER, 2, FLAG_KTHREAD, 3, 0, "/usr/bin/tool", "", "/");
-    process(PID_CONSOLE, 1, 0, 50, 1000, "/usr/bin/tool", "console", "/user.slice/console");
+    process(PID_CONSOLE, 1, 0, 50, (int)fuzz_user, "/usr/bin/tool", "console", "/user.slice/console");
     process(PID_SELF, PID_CONSOLE, 0, 60, 0, "/usr/bin/tool", "", "/user.slice/console");
-    process(PID_TARGET, 1, 0, 5000, 1000, "/tmp/x/runaway", "", "/a");
-    process(PID_CHILD, PID_TARGET, 0, 5001, 1000, "/tmp/x/runaway", "", "/a");
+    process(PID_TARGET, 1, 0, 5000, (int)fuzz_user, "/tmp/x/runaway", "", "/a");
+    process(PID_CHILD, PID_TARGET, 0, 5001, (int)fuzz_user, "/tmp/x/runaway", "", "/a");
     process(PID_OTHER, 1, 0, 7000, 0, "/srv/tool", "x", "/system.slice");
-    process(PID_IN_A, 1, 0, 8000, 1000, "/usr/bin/tool", "y", "/a/b");
+    process(PID_IN_A, 1, 0, 8000, (int)fuzz_user, "/usr/bin/tool", "y", "/a/b");
+    process(PID_BUILD, 1, 0, 8100, (int)fuzz_user, "/home/u/p/target/tool", "", "/a/b");
+    process(PID_SHELL, 1, 0, 8200, (int)fuzz_user, "/usr/bin/tool", "/tmp/x/script", "/a");
+    process(PID_THEIRS, 1, 0, 8300, (int)fuzz_other, "/tmp/x/theirs", "", "/a");
+    char to[PATH_MAX];
+    snprintf(to, sizeof to, "%s/root/home/u/.cache/tool", tree);
+    link_to("proc/510/fd/3", to);
+    snprintf(to, sizeof to, "%s/root/tmp/x/script", tree);
+    link_to("proc/700/fd/255", to);
+    link_to("proc/700/fd/0", "/dev/null");
 }
 
 /* The helper's state as main would leave it, pointed at the fake tree; and each session fresh. */
@@ -200,8 +226,14 @@ static void reset_session(void) {
     H.nstopped = 0;
     H.nrevoked = 0;
     forget_binding();
-    for (size_t i = 0; i < sizeof DISPOSABLE / sizeof DISPOSABLE[0]; i++) put(DISPOSABLE[i].rel, "#!/bin/sh\n", DISPOSABLE[i].mode);
-    static const int PIDS[] = { PID_INIT, PID_KTHREAD, PID_KWORKER, PID_CONSOLE, PID_SELF, PID_TARGET, PID_CHILD, PID_OTHER, PID_IN_A };
+    for (size_t i = 0; i < sizeof DISPOSABLE / sizeof DISPOSABLE[0]; i++) {
+        put(DISPOSABLE[i].rel, "#!/bin/sh\n", DISPOSABLE[i].mode);
+        own(DISPOSABLE[i].rel, fuzz_user);
+    }
+    put(THEIRS, "#!/bin/sh\n", 0755);
+    own(THEIRS, fuzz_other);
+    static const int PIDS[] = { PID_INIT, PID_KTHREAD, PID_KWORKER, PID_CONSOLE, PID_SELF, PID_TARGET, PID_CHILD, PID_OTHER, PID_IN_A,
+                                PID_BUILD, PID_SHELL, PID_THEIRS };
     char rel[64];
     for (size_t i = 0; i < sizeof PIDS / sizeof PIDS[0]; i++) {
         snprintf(rel, sizeof rel, "proc/%d/oom_score_adj", PIDS[i]);
@@ -221,6 +253,7 @@ static void remove_tree(void) {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc; (void)argv;
+    fuzz_user = getuid() == 0 ? 1000 : getuid();
     build_tree();
     atexit(remove_tree);
     char path[PATH_MAX];
@@ -230,7 +263,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     snprintf(path, sizeof path, "%s/root", tree);
     H.slash = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
     H.self = PID_SELF;
-    H.caller = 1000;
+    H.caller = fuzz_user;
     snprintf(H.home, sizeof H.home, "/home/u");
     if (H.slash < 0 || record_chain(PID_CONSOLE) != 0) abort();
     refresh_protected();
@@ -256,9 +289,12 @@ static void check_no_harm(void) {
         snprintf(rel, sizeof rel, "proc/%d/oom_score_adj", NEVER[i]);
         require(content_is(rel, "0\n"), "an OOM score changed for init, a kernel thread or the helper");
     }
-    /* The disposable files: only execute bits ever change. */
+    /* The disposable files: only execute bits ever change, and only of a file a process runs. */
     for (size_t i = 0; i < sizeof DISPOSABLE / sizeof DISPOSABLE[0]; i++)
         require((mode_of(DISPOSABLE[i].rel) & ~(mode_t)0111) == (DISPOSABLE[i].mode & ~(mode_t)0111), "a change beyond execute bits");
+    require(mode_of(IDLE) == 0755, "a mode change to a file no process runs");
+    require((mode_of(THEIRS) & ~(mode_t)0111) == (0755 & ~(mode_t)0111), "a change beyond execute bits");
+    require(fuzz_caller_root || getuid() != 0 || mode_of(THEIRS) == 0755, "a mode change to another user's file for a user");
     char buf[64];
     snprintf(rel, sizeof rel, "%s/proc/%d/oom_score_adj", tree, PID_CONSOLE);
     require(read_small(rel, buf, sizeof buf) > 0 && atoi(buf) >= CONSOLE_OOM_FLOOR, "the console's OOM score below -800");
@@ -272,6 +308,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static struct reply r;
     if (size == 0) return 0;
     fuzz_no_openat2 = data[0] & 1; /* both resolutions: openat2 and the component walk */
+    fuzz_caller_root = (data[0] & 2) != 0; /* a root console, or the user's console through pkexec */
+    H.caller = fuzz_caller_root ? 0 : fuzz_user;
     data++;
     size--;
     reset_session();

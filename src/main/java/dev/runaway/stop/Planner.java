@@ -94,9 +94,10 @@ public final class Planner {
         boolean allOwn = privilege.root() || binaries.stream().allMatch(b -> ownerOf(b) == privilege.uid());
         String words = String.join(", ", binaries) + " disposable";
         if (allOwn) return new LeverCheck(Lever.REVOKE_EXEC, LeverCheck.Feasible.AS_YOU, words);
-        if (privilege.helperPossible()) return new LeverCheck(Lever.REVOKE_EXEC, LeverCheck.Feasible.VIA_HELPER,
-                words + "; not all are yours: through the helper");
-        return new LeverCheck(Lever.REVOKE_EXEC, LeverCheck.Feasible.NO, words + ", but not all are yours and no helper is installed");
+        // Never through the helper: for a user it changes only that user's files, which the user
+        // can chmod alone (docs/helper-protocol.md, REVOKE). Another user's binary is theirs.
+        return new LeverCheck(Lever.REVOKE_EXEC, LeverCheck.Feasible.NO, words + ", but not all are yours"
+                + " (the helper takes execute bits only off your own files)");
     }
 
     /** Null when every target's binary may be revoked; else why not (the first reason). */

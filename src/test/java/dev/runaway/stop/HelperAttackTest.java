@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The attacks of issue 13 on the real helper binary, driven by an unprivileged user (nobody)
+ * The attacks of issues 13 and 32 on the real helper binary, driven by an unprivileged user (nobody)
  * playing a malicious console. Safety: everything runs in a sandbox this test owns, inside a
  * private mount namespace where the "system" files aimed at are stand-ins on a throwaway tmpfs
  * (helper-attack.sh); the only processes touched are the sandbox's. Each attack must fail and
@@ -132,6 +132,20 @@ class HelperAttackTest {
         assertThat(found.get("freeze_delegated")).isEqualTo("ERR-refused");
         assertThat(found.get("victim")).as("root's process outside the stop: not stopped").isEqualTo("running");
         assertThat(found.get("victim_oom")).isEqualTo("0");
+    }
+
+    /** Issue 32: a stop of one's own sleep confirmed once no longer lets REVOKE reach another user's tools. */
+    @Test
+    void revokeReachesOnlyTheCallersOwnFilesThatTheStopRuns() {
+        assertThat(found.get("revoke_other_users")).as("daemon's copy of true in /tmp, run by nothing in the stop")
+                .isEqualTo("ERR-refused");
+        assertThat(found.get("victim_true_mode")).isEqualTo("755");
+        assertThat(found.get("rebound")).isEqualTo("OK");
+        assertThat(found.get("revoke_other_users_run")).as("daemon's copy of sleep, run by a target the attacker named")
+                .isEqualTo("ERR-refused");
+        assertThat(found.get("victim_sleep_mode")).isEqualTo("755");
+        assertThat(found.get("revoke_own_not_run")).as("the attacker's own file, run by nothing in the stop").isEqualTo("ERR-refused");
+        assertThat(found.get("own_idle_mode")).isEqualTo("755");
     }
 
     @Test

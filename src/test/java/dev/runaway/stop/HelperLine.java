@@ -36,6 +36,17 @@ final class HelperLine implements AutoCloseable {
         return new HelperLine(process);
     }
 
+    /**
+     * Starts the helper in BOX as pkexec would for the user UID (PKEXEC_UID set): then no
+     * argument configures it, and its disposable roots are the built-in ones (and the machine's
+     * /etc/runaway/disposable-roots, if any).
+     */
+    static HelperLine startFor(Sandbox box, int uid) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(NativeBinaries.find(BINARY).toString()).redirectError(ProcessBuilder.Redirect.INHERIT);
+        pb.environment().put("PKEXEC_UID", Integer.toString(uid));
+        return new HelperLine(box.start(pb));
+    }
+
     long pid() {
         return process.pid();
     }

@@ -226,15 +226,38 @@ class HelperProtocolTest {
         }
     }
 
+    /** The console (here this JVM, the helper's parent) may lower its own score, named with its own start time. */
+    @Test
+    void theConsoleLowersOnlyItsOwnScoreAndNoFurtherThanMinus800() throws Exception {
+        long self = ProcessHandle.current().pid();
+        Path adj = PROC.resolve(Long.toString(self)).resolve("oom_score_adj");
+        String before = read(adj).trim();
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            assertThat(helper.ask("OOMADJ " + self + " " + (ticks(self) + 1) + " -800")).as("not the console's start time")
+                    .startsWith("ERR refused");
+            assertThat(helper.ask("OOMADJ " + self + " " + ticks(self) + " -801")).startsWith("ERR refused");
+            assertThat(read(adj).trim()).isEqualTo(before);
+            if (OomShieldTest.hasSysResource()) {
+                assertThat(helper.ask("OOMADJ " + self + " " + ticks(self) + " -800")).isEqualTo("OK");
+                assertThat(read(adj).trim()).isEqualTo("-800");
+            } else { // every check passed; the kernel refuses a lower score without CAP_SYS_RESOURCE
+                assertThat(helper.ask("OOMADJ " + self + " " + ticks(self) + " -800")).isEqualTo("ERR failed oom_score_adj: Permission denied");
+            }
+        } finally {
+            if (OomShieldTest.hasSysResource()) Files.writeString(adj, before);
+        }
+    }
+
     @Test
     void revokesAndRestoresExecuteBitsOfADisposableFile() throws Exception {
-        Path file = Files.createFile(tmp.resolve("tool"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x")); // past the umask
+        Path file = copyOf("/bin/sleep", tmp.resolve("tool"));
         try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
              Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
              HelperLine helper = HelperLine.start(helperBox, config())) {
             assertThat(helper.ask("RESTORE " + file + " 755")).as("took nothing yet").startsWith("ERR refused");
-            helper.bind("-", sleeper(targets).pid());
+            Process target = running(targets, file, file.toString(), "300");
+            helper.bind("-", target.pid());
             assertThat(helper.ask("REVOKE " + file)).isEqualTo("OK 755");
             assertThat(mode(file)).isEqualTo(0644);
             assertThat(helper.ask("RESTORE " + file + " 666")).as("adds a write bit").startsWith("ERR refused");
@@ -242,9 +265,94 @@ class HelperProtocolTest {
             assertThat(helper.ask("RESTORE " + file + " 600")).as("takes bits away").startsWith("ERR refused");
             assertThat(helper.ask("RESTORE " + file + " 9")).startsWith("ERR usage");
             assertThat(mode(file)).isEqualTo(0644);
+            // RESTORE comes once the stop confirmed zero: nothing runs the file any more.
+            target.destroyForcibly().waitFor();
             assertThat(helper.ask("RESTORE " + file + " 755")).isEqualTo("OK");
             assertThat(mode(file)).isEqualTo(0755);
             assertThat(helper.ask("RESTORE " + file + " 755")).as("gave everything back already").startsWith("ERR refused");
+        }
+    }
+
+    /** Issue 32: REVOKE takes execute bits only off a file a process the stop names runs now. */
+    @Test
+    void revokeTakesOnlyAFileANamedTargetRunsNow() throws Exception {
+        Path tool = copyOf("/bin/sleep", tmp.resolve("tool"));
+        Path idle = copyOf("/bin/sleep", tmp.resolve("idle"));
+        Path shell = script(tmp.resolve("run.sh"), "sleep 300\n");
+        Path python = script(tmp.resolve("run.py"), "import sys, time\nopen(sys.argv[1], 'w').close()\ntime.sleep(300)\n");
+        Path pythonRuns = tmp.resolve("python-runs");
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            Process runsTool = running(targets, tool, tool.toString(), "300");
+            Process runsShell = running(targets, shell, "/bin/bash", shell.toString());
+            Process runsPython = running(targets, Path.of("/usr/bin/python3").toRealPath(), "/usr/bin/python3", python.toString(),
+                    pythonRuns.toString());
+            awaitTrue(() -> Files.exists(pythonRuns), "python3 runs its script (read and closed by then)");
+            Process unnamed = running(targets, idle, idle.toString(), "300"); // runs idle, but the stop does not name it
+            helper.bind("-", runsTool.pid(), runsShell.pid(), runsPython.pid());
+            String notRun = "ERR refused no process the confirmed stop names runs that file now";
+
+            assertThat(helper.ask("REVOKE " + idle)).as("a process outside the stop runs it").startsWith(notRun);
+            assertThat(mode(idle)).isEqualTo(0755);
+            // bash holds the script it runs open (fd 255), so the kernel vouches for it: no argv is read.
+            assertThat(helper.ask("REVOKE " + shell)).isEqualTo("OK 755");
+            assertThat(helper.ask("RESTORE " + shell + " 755")).isEqualTo("OK");
+            // python3 reads its script and closes it: nothing the kernel shows ties the process to it.
+            assertThat(helper.ask("REVOKE " + python)).startsWith(notRun);
+            assertThat(mode(python)).isEqualTo(0755);
+            assertThat(helper.ask("REVOKE " + tool)).isEqualTo("OK 755");
+            assertThat(helper.ask("RESTORE " + tool + " 755")).isEqualTo("OK");
+            runsTool.destroyForcibly().waitFor();
+            assertThat(helper.ask("REVOKE " + tool)).as("its target exited").startsWith(notRun);
+            assertThat(mode(tool)).isEqualTo(0755);
+            assertThat(unnamed.isAlive()).isTrue();
+        }
+    }
+
+    /** Issue 32: for a user (PKEXEC_UID), the helper changes only that user's files. */
+    @Test
+    void forAUserRevokeTakesOnlyThatUsersFiles() throws Exception {
+        int nobody = 65534;
+        Path tool = copyOf("/bin/sleep", tmp.resolve("tool"));
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
+             HelperLine helper = HelperLine.startFor(helperBox, nobody)) {
+            helper.bind("-", running(targets, tool, tool.toString(), "300").pid());
+            assertThat(helper.ask("REVOKE " + tool)).as("root's file, run by the stop")
+                    .isEqualTo("ERR refused the file is not the caller's: for a user the helper changes only that user's files");
+            assertThat(mode(tool)).isEqualTo(0755);
+            Files.setAttribute(tool, "unix:uid", nobody);
+            assertThat(helper.ask("REVOKE " + tool)).isEqualTo("OK 755");
+            Files.setAttribute(tool, "unix:uid", 0); // an inode the user no longer owns: nothing is put back
+            assertThat(helper.ask("RESTORE " + tool + " 755")).startsWith("ERR refused the file is not the caller's");
+            Files.setAttribute(tool, "unix:uid", nobody);
+            assertThat(helper.ask("RESTORE " + tool + " 755")).isEqualTo("OK");
+            assertThat(mode(tool)).isEqualTo(0755);
+        }
+    }
+
+    /**
+     * The guided stop's own binding (HelperBinding, as the Actuator sends it before its first
+     * helper lever) names processes that run the drill's disposable binary when REVOKE comes.
+     */
+    @Test
+    void theGuidedStopsBindingLetsTheHelperRevokeTheDrillsBinary() throws Exception {
+        try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
+             dev.runaway.drill.Drill drill = dev.runaway.drill.Drills.start(dev.runaway.drill.Scenario.ORPHANS, 40,
+                     java.time.Duration.ofMinutes(3), false);
+             HelperLine helper = HelperLine.start(helperBox, config())) {
+            dev.runaway.sandbox.Caps.awaitRefusedFork(drill.sandbox(), 40);
+            String tool = drill.folder().resolve("cache/tool").toString();
+            StopPlan plan = new Planner(Disposable.forThisUser(), true)
+                    .plan(new CommandRescan(PROC, tool, dev.runaway.procfs.PulseReader.live()).get());
+            assertThat(plan.binaries()).as(String.join("\n", plan.describe())).containsExactly(tool);
+            List<String> binding = HelperBinding.of(plan).requests();
+            for (String line : binding.subList(0, binding.size() - 1)) helper.ask(line); // a target may exit meanwhile: ERR gone
+            assertThat(helper.ask("CONFIRM")).startsWith("OK ");
+            assertThat(helper.ask("REVOKE " + tool)).isEqualTo("OK 755");
+            assertThat(helper.ask("RESTORE " + tool + " 755")).isEqualTo("OK");
+            assertThat(mode(Path.of(tool))).isEqualTo(0755);
         }
     }
 
@@ -290,14 +398,13 @@ class HelperProtocolTest {
         Path root = Path.of("/var/lib/runaway-helper-test-" + randomSuffix());
         try {
             Files.createDirectory(root);
-            Path file = Files.createFile(root.resolve("tool"));
-            Files.setAttribute(file, "unix:mode", 0755);
+            Path file = copyOf("/bin/sleep", root.resolve("tool"));
             Path listed = config("# a disposable root for this test\n" + root + "   # trailing comment\n/usr\n");
             try (Sandbox helperBox = Sandboxes.create(SandboxSpec.of("test-helper", 32));
                  Sandbox targets = Sandboxes.create(SandboxSpec.of("test-helper-targets", 32));
                  HelperLine plain = HelperLine.start(helperBox, config());
                  HelperLine configured = HelperLine.start(helperBox, listed)) {
-                long target = sleeper(targets).pid();
+                long target = running(targets, file, file.toString(), "300").pid();
                 plain.bind("-", target);
                 configured.bind("-", target);
                 assertThat(plain.ask("REVOKE " + file)).startsWith("ERR refused");
@@ -363,6 +470,42 @@ class HelperProtocolTest {
 
     private static Process sleeper(Sandbox box) throws IOException {
         return box.start(new ProcessBuilder("sleep", "300").redirectErrorStream(true));
+    }
+
+    /** A copy of SOURCE at FILE, mode 0755: one name, so a disposable binary. */
+    private static Path copyOf(String source, Path file) throws IOException {
+        Files.copy(Path.of(source), file);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return file;
+    }
+
+    private static Path script(Path file, String text) throws IOException {
+        Files.writeString(file, text);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return file;
+    }
+
+    /**
+     * Starts COMMAND in BOX and returns once the process runs FILE (its executable, or a file it
+     * holds open): the sandbox's launcher execs the command a moment after it starts.
+     */
+    private static Process running(Sandbox box, Path file, String... command) throws Exception {
+        Process p = box.start(new ProcessBuilder(command).redirectErrorStream(true));
+        Path proc = PROC.resolve(Long.toString(p.pid()));
+        awaitTrue(() -> links(proc).contains(file), p.pid() + " runs " + file);
+        return p;
+    }
+
+    /** Where /proc/PID/exe and /proc/PID/fd/* point; empty once the process is gone. */
+    private static List<Path> links(Path proc) {
+        List<Path> to = new java.util.ArrayList<>();
+        try (Stream<Path> fds = Files.list(proc.resolve("fd"))) {
+            to.add(Files.readSymbolicLink(proc.resolve("exe")));
+            for (Path fd : fds.toList()) to.add(Files.readSymbolicLink(fd));
+        } catch (IOException | RuntimeException gone) {
+            // exited, or between launcher and exec: not yet
+        }
+        return to;
     }
 
     private static long ticks(long pid) {

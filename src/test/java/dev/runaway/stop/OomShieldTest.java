@@ -34,7 +34,8 @@ class OomShieldTest {
         }
     }
 
-    private static boolean hasSysResource() throws Exception {
+    /** Whether this process may lower an OOM score (CAP_SYS_RESOURCE; some containers lack it). */
+    static boolean hasSysResource() throws Exception {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith("CapEff:")) return (Long.parseLong(line.substring(7).trim(), 16) >> 24 & 1) == 1;
         }

@@ -11,6 +11,7 @@ Usage: helper-attack.py HELPER DELEGATED_CGROUP VICTIM_PID
 """
 import ctypes
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -104,14 +105,13 @@ def foreign_write(console_pid, fd, line):
     return out[0] if out else "nothing"
 
 
+RACE_TOOL = "/tmp/att/race/d/tool"  # the attacker's copy of sleep, run by a target of the stop
+
+
 def race_revoke(h):
     """REVOKE/RESTORE a file while a directory on its path is swapped with a symlink to the
     stand-in system directory by renameat2(RENAME_EXCHANGE), as fast as the kernel allows."""
-    os.makedirs("/tmp/att/race/d")
-    tool = "/tmp/att/race/d/tool"
-    with open(tool, "w") as f:
-        f.write("#!/bin/sh\n")
-    os.chmod(tool, 0o755)
+    tool = RACE_TOOL
     os.symlink("/mnt/sys", "/tmp/att/race/s")
     swapper = subprocess.Popen([sys.executable, "-c", (
         "import ctypes, os\n"
@@ -161,6 +161,22 @@ def main():
     result("freeze_root", word(h.ask("FREEZE /")))
     result("freeze_delegated", word(h.ask(f"FREEZE {DELEGATED}")))
 
+    # Issue 32: with a stop of its own one sleep confirmed, REVOKE another user's build tool.
+    result("revoke_other_users", word(h.ask("REVOKE /tmp/victim-true")))
+    # Then name a process that runs another user's tool (anyone may run it), and an own file nothing runs.
+    victim_run = subprocess.Popen(["/tmp/victim-sleep", "300"])
+    shutil.copy("/bin/sleep", "/tmp/att/idle")
+    os.makedirs("/tmp/att/race/d")
+    shutil.copy("/bin/sleep", RACE_TOOL)
+    race_run = subprocess.Popen([RACE_TOOL, "300"])  # Popen returns once the exec succeeded
+    result("unbind", word(h.ask("UNBIND")))
+    h.ask("BIND -")
+    for p in (sleeper, victim_run, race_run):
+        h.ask(f"TARGET {p.pid} {ticks(p.pid)}")
+    result("rebound", word(h.ask("CONFIRM")))
+    result("revoke_other_users_run", word(h.ask("REVOKE /tmp/victim-sleep")))
+    result("revoke_own_not_run", word(h.ask("REVOKE /tmp/att/idle")))
+
     # RESTORE of execute bits the helper never took (root's 0644 file).
     result("restore_not_taken", word(h.ask("RESTORE /tmp/rootfile 755")))
 
@@ -175,6 +191,8 @@ def main():
     result("revoke_fifo", word(h.ask("REVOKE /tmp/att/fifo")))
 
     race_revoke(h)
+    victim_run.kill()
+    race_run.kill()
 
     # The console goes away mid-stop: its target sits frozen in a quarantine the helper made.
     name = f"att{os.getpid()}"

@@ -5,7 +5,8 @@
 #   /mnt                 tmpfs: the "system" (a root-owned 0755 binary the attacker must not
 #                        chmod) and a setuid-root copy of the helper, which stands in for pkexec:
 #                        root for a caller that is not root
-#   /tmp                 tmpfs: the attacker's disposable root
+#   /tmp                 tmpfs: the attacker's disposable root, shared with another user
+#                        (daemon), whose build tools there the attacker must not chmod
 #
 # Then it runs the attacker (helper-attack.py) as nobody and prints what the attacks left:
 # "RESULT name value" lines, read by the test.
@@ -25,6 +26,9 @@ mount -t tmpfs -o mode=1777,size=64m runaway-attack-tmp /tmp
 mkdir /tmp/att
 chown 65534:65534 /tmp/att
 install -m 0644 /dev/null /tmp/rootfile          # root's, no execute bits to "restore"
+# Another user's build tools in the shared /tmp (issue 32): daemon's copies of true and sleep.
+install -m 0755 -o 1 -g 1 /bin/true /tmp/victim-true
+install -m 0755 -o 1 -g 1 /bin/sleep /tmp/victim-sleep
 printf '/\n/mnt\n' > /tmp/att/conf              # a caller's own config naming the whole system
 chown 65534:65534 /tmp/att/conf
 
@@ -49,6 +53,9 @@ setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 /mnt/attack.
 echo "RESULT attacker_exit $?"
 echo "RESULT standin_mode $(stat -c %a /mnt/sys/tool)"
 echo "RESULT rootfile_mode $(stat -c %a /tmp/rootfile)"
+echo "RESULT victim_true_mode $(stat -c %a /tmp/victim-true)"
+echo "RESULT victim_sleep_mode $(stat -c %a /tmp/victim-sleep)"
+echo "RESULT own_idle_mode $(stat -c %a /tmp/att/idle)"
 if kill -0 "$victim" 2>/dev/null && [ "$(awk '{print $3}' /proc/$victim/stat)" != T ]; then victim_state=running; else victim_state=touched; fi
 echo "RESULT victim $victim_state"
 echo "RESULT victim_oom $(cat /proc/$victim/oom_score_adj)"
