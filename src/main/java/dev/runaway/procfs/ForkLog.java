@@ -68,6 +68,7 @@ public final class ForkLog implements EventFeed {
     private long bootMinusMonotonic;
     private int living;
     private int changes;
+    private long recorded;
     private int sweeps;
     private int restarts;
     private boolean lostSinceDrain;
@@ -170,7 +171,7 @@ public final class ForkLog implements EventFeed {
         all.put(key(pid, start), r);
         living++;
         changes++;
-        if (changes % SWEEP_EVERY == 0 && all.size() > 2 * living + 1024) sweep();
+        if (++recorded % SWEEP_EVERY == 0 && all.size() > 2 * living + 1024) sweep();
         if (all.size() > MAX_RECORDS) startAgain();
     }
 

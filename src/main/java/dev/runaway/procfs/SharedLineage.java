@@ -144,7 +144,11 @@ public final class SharedLineage {
         if (oldest != null && own.splice(oldest.log.snapshot())) {
             return Optional.of(new Source(oldest.who, (int) ProcessHandle.current().pid(), own.since()));
         }
-        Path dir = dir();
+        return joinFromFiles(own, dir(), patience);
+    }
+
+    /** The files' part of {@link #joinInto}: the oldest log of {@code dir} written after {@code own} subscribed. */
+    static Optional<Source> joinFromFiles(ForkLog own, Path dir, Duration patience) {
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) return Optional.empty();
         long deadline = System.nanoTime() + patience.toNanos();
         boolean anyFile = false;
