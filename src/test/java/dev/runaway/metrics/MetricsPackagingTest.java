@@ -48,7 +48,7 @@ class MetricsPackagingTest {
     @Test
     void theUnitVerifiesAndIsHardened(@TempDir Path dir) throws Exception {
         String unit = Files.readString(UNIT);
-        for (String setting : List.of("DynamicUser=yes", "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
+        for (String setting : List.of("User=root", "CapabilityBoundingSet=CAP_SYSLOG CAP_NET_ADMIN", "RuntimeDirectory=runaway/lineage", "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
                 "ExecStart=/usr/bin/runaway metrics ", "WantedBy=multi-user.target")) {
             assertThat(unit).contains(setting);
         }
