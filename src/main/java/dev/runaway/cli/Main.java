@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "runaway", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Incident console for runaway process chains.",
         subcommands = {ScanCommand.class, TopCommand.class, StopCommand.class, RecordCommand.class, ReplayCommand.class, ExportCommand.class,
-                OomCommand.class, MetricsCommand.class, RunCommand.class, ProtectCommand.class, DrillCommand.class, ConsoleCommand.class, BenchCommand.class,
+                OomCommand.class, MetricsCommand.class, GuardCommand.class, RunCommand.class, ProtectCommand.class, DrillCommand.class, ConsoleCommand.class, BenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec

@@ -37,16 +37,29 @@ public final class MetricsExporter implements AutoCloseable {
      * @param interval between textfile writes
      * @param top      groups with series of their own, the rest summed into {@code other}
      */
-    public record Options(Optional<InetSocketAddress> listen, Optional<Path> textfile, Duration interval, int top) {
+    public record Options(Optional<InetSocketAddress> listen, Optional<Path> textfile, Duration interval, int top,
+                          Optional<GuardOptions> guard) {
+        public Options(Optional<InetSocketAddress> listen, Optional<Path> textfile, Duration interval, int top) {
+            this(listen, textfile, interval, top, Optional.empty());
+        }
+
         public Options {
-            if (listen.isEmpty() && textfile.isEmpty()) throw new IllegalArgumentException("nothing to do: no address and no textfile directory");
+            if (listen.isEmpty() && textfile.isEmpty() && guard.isEmpty()) {
+                throw new IllegalArgumentException("nothing to do: no address and no textfile directory");
+            }
             if (interval.toMillis() < 100) throw new IllegalArgumentException("the interval must be at least 100 ms: " + interval);
             if (top < 0) throw new IllegalArgumentException("--top must be 0 or more: " + top);
         }
     }
 
+    /** The guard on the same sampler ({@code runaway guard}): its policy, and whether it only says what it would hold. */
+    public record GuardOptions(dev.runaway.guard.GuardPolicy policy, boolean dryRun) {
+    }
+
     private final LiveAnalysis live;
     private final OomWatcher oom;
+    private dev.runaway.guard.Guard guard;
+    private dev.runaway.guard.GuardControl control;
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final HTTPServer http;
     private final Textfile textfile;
@@ -72,6 +85,7 @@ public final class MetricsExporter implements AutoCloseable {
             log.println("runaway metrics: out-of-memory kills from " + watcher.source());
             registry.register(new RunawayCollector(live::latest, counts, watched, health, refusals, options.top()));
             live.start();
+            if (options.guard().isPresent()) startGuard(options.guard().get(), log);
             if (options.listen().isPresent()) {
                 InetSocketAddress at = options.listen().get();
                 server = HTTPServer.builder().inetAddress(at.getAddress()).port(at.getPort()).registry(registry).buildAndStart();
@@ -100,6 +114,31 @@ public final class MetricsExporter implements AutoCloseable {
         http = server;
         textfile = file;
         writer = loop;
+    }
+
+    /** The guard follows the same live analysis: one sampler for the metrics, the lineage and the holds. */
+    private void startGuard(GuardOptions g, PrintWriter log) throws IOException {
+        boolean root = LibC.INSTANCE.geteuid() == 0;
+        dev.runaway.stop.Actuator actuator = new dev.runaway.stop.Actuator(Path.of("/proc"),
+                root ? forStop -> null : dev.runaway.stop.InstalledHelper::start);
+        dev.runaway.stop.StopCore core = new dev.runaway.stop.StopCore(Path.of("/proc"), dev.runaway.procfs.PulseReader.live(), actuator,
+                dev.runaway.stop.Disposable.forThisUser());
+        guard = new dev.runaway.guard.Guard(live, core, g.policy(), g.dryRun(), dev.runaway.guard.DesktopNotices.start(g.policy(), log), log);
+        registry.register(new HeldCollector(guard::status));
+        guard.start();
+        for (String rule : g.policy().describe()) log.println("runaway guard: policy: " + rule);
+        if (root) {
+            control = dev.runaway.guard.GuardControl.open(guard);
+        } else {
+            log.println("runaway guard: not root: it holds only this user's groups, and a release is asked here (no control socket)");
+        }
+        log.println("runaway guard: " + (g.dryRun() ? "dry run: it says what it would hold and holds nothing" : "watching"));
+        log.flush();
+    }
+
+    /** The guard, when this exporter runs one. */
+    public Optional<dev.runaway.guard.Guard> guard() {
+        return Optional.ofNullable(guard);
     }
 
     public static MetricsExporter start(Options options, PrintWriter log) throws IOException {
@@ -138,6 +177,8 @@ public final class MetricsExporter implements AutoCloseable {
 
     @Override
     public void close() {
+        if (control != null) control.close();
+        if (guard != null) guard.close(); // its holds released, said in the log
         if (writer != null) {
             writer.shutdownNow();
             try {

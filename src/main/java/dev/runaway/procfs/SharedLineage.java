@@ -7,17 +7,12 @@ import dev.runaway.sys.LibC;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,8 +112,7 @@ public final class SharedLineage {
         if (LibC.INSTANCE.geteuid() == 0) {
             try {
                 Path dir = dir();
-                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-                refuseUnsafe(dir, true);
+                RootFiles.directory(dir);
                 file = dir.resolve(ProcessHandle.current().pid() + ".json");
             } catch (IOException | RuntimeException e) {
                 System.err.println("runaway: lineage kept in this process only (" + e.getMessage() + ")");
@@ -178,7 +172,7 @@ public final class SharedLineage {
     private static List<Candidate> candidates(Path dir) {
         List<Candidate> out = new ArrayList<>();
         try {
-            refuseUnsafe(dir, true);
+            RootFiles.refuseUnsafe(dir, true, MAX_FILE_BYTES);
         } catch (IOException | RuntimeException unsafe) {
             return out;
         }
@@ -193,7 +187,7 @@ public final class SharedLineage {
 
     private static Optional<Candidate> read(Path file, String boot) {
         try (InputStream in = Channels.newInputStream(Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)))) {
-            refuseUnsafe(file, false);
+            RootFiles.refuseUnsafe(file, false, MAX_FILE_BYTES);
             JsonNode n = JSON.readTree(in);
             if (n.path("version").asInt() != 1 || !n.path("bootId").asText().equals(boot)) return Optional.empty();
             List<long[]> records = new ArrayList<>();
@@ -210,36 +204,22 @@ public final class SharedLineage {
 
     /** Writes a snapshot beside the file and renames it over: a reader sees the old file or the new one whole. */
     static void write(Path file, String who, ForkLog.Snapshot s) throws IOException {
-        Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
         // Streamed, not a tree: a sampler at 50,000 processes rewrites this every second.
-        try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-             com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(new java.io.BufferedOutputStream(out, 1 << 16))) {
-            g.writeStartObject();
-            g.writeNumberField("version", 1);
-            g.writeStringField("bootId", bootId());
-            g.writeStringField("who", who);
-            g.writeNumberField("pid", ProcessHandle.current().pid());
-            g.writeNumberField("since", s.sinceTicks());
-            g.writeNumberField("taken", s.takenTicks());
-            g.writeArrayFieldStart("records");
-            for (long[] r : s.records()) g.writeArray(r, 0, r.length);
-            g.writeEndArray();
-            g.writeEndObject();
-        }
-        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    /** Only root's own, written by root alone: a log decides what a stop takes. */
-    private static void refuseUnsafe(Path p, boolean directory) throws IOException {
-        PosixFileAttributes a = Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        boolean kind = directory ? a.isDirectory() : a.isRegularFile();
-        Set<PosixFilePermission> perms = a.permissions();
-        if (!kind || !a.owner().getName().equals("root") || perms.contains(PosixFilePermission.GROUP_WRITE)
-                || perms.contains(PosixFilePermission.OTHERS_WRITE) || (!directory && a.size() > MAX_FILE_BYTES)) {
-            throw new IOException(p + " is not root's alone");
-        }
+        RootFiles.replace(file, out -> {
+            try (com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(out)) {
+                g.writeStartObject();
+                g.writeNumberField("version", 1);
+                g.writeStringField("bootId", bootId());
+                g.writeStringField("who", who);
+                g.writeNumberField("pid", ProcessHandle.current().pid());
+                g.writeNumberField("since", s.sinceTicks());
+                g.writeNumberField("taken", s.takenTicks());
+                g.writeArrayFieldStart("records");
+                for (long[] r : s.records()) g.writeArray(r, 0, r.length);
+                g.writeEndArray();
+                g.writeEndObject();
+            }
+        });
     }
 
     private static String bootId() {

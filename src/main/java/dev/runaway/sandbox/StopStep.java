@@ -32,7 +32,8 @@ public record StopStep(Instant at, Phase phase, Action action, int count, Result
     public enum Action {
         FREEZE("freeze"), PIDS_MAX_ZERO("pids.max 0"), REVOKE_EXEC("revoke exec"), QUARANTINE("quarantine"),
         SIGSTOP("sigstop"), CGROUP_KILL("cgroup.kill"), SIGKILL("sigkill"), RESCAN("rescan"), THAW("thaw"),
-        RESTORE_MODES("restore modes"), RELEASE_QUARANTINE("release quarantine"), REMOVE_CGROUPS("remove cgroups");
+        RESTORE_MODES("restore modes"), RELEASE_QUARANTINE("release quarantine"), REMOVE_CGROUPS("remove cgroups"),
+        SIGCONT("sigcont");
 
         private final String words;
 

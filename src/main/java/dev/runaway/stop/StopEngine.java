@@ -35,6 +35,7 @@ public final class StopEngine {
     static final int MAX_ROUNDS = 200;
     private static final int SIGKILL = 9;
     private static final int SIGSTOP = 19;
+    private static final int SIGCONT = 18;
 
     /** The order's outcome, with the survivors as the last reading saw them (pid, executable). */
     public record Outcome(StopOutcome order, List<ProcessSample> survivors, List<ProcessSample> unfollowed) {
@@ -106,6 +107,75 @@ public final class StopEngine {
         return new Outcome(o, List.copyOf(survivors), List.copyOf(unfollowed));
     }
 
+    /**
+     * The order's first step alone, with a reversible lever only (the cgroup's freeze, its
+     * pids.max 0 first; else SIGSTOP sweeps of exactly the members): a guard's hold. The held
+     * set is then either released ({@link Held#release}: exactly what this changed is put back)
+     * or stopped by an ordinary run of a plan of the same group (the console's, the terminal's, the
+     * command line's), whose first step finds growth already held and which ends with the group
+     * gone; the guard then forgets the hold.
+     */
+    public Held hold(StopPlan plan) throws StopException {
+        Run run = new Run(plan, false);
+        List<String> failed = new ArrayList<>();
+        for (Lever l : plan.order()) {
+            if (l != Lever.FREEZE_CGROUP && l != Lever.SIGSTOP_SWEEP) continue; // revoke and quarantine change more than they can put back unasked
+            try {
+                StopOrder.Pulled pulled = run.growth(l).pull();
+                return new Held(run, l, pulled);
+            } catch (StopOrder.Failed e) {
+                failed.add(l.name() + ": " + e.getMessage());
+            }
+        }
+        throw new StopException("no reversible lever held it: " + (failed.isEmpty() ? "none applies" : String.join("; ", failed)));
+    }
+
+    /** A set held by {@link #hold}: the lever, what it reached, and how to put it back. */
+    public final class Held {
+        private final Run run;
+        private final Lever lever;
+        private final StopOrder.Pulled pulled;
+
+        private Held(Run run, Lever lever, StopOrder.Pulled pulled) {
+            this.run = run;
+            this.lever = lever;
+            this.pulled = pulled;
+        }
+
+        public Lever lever() {
+            return lever;
+        }
+
+        public int count() {
+            return pulled.count();
+        }
+
+        public String note() {
+            return pulled.note();
+        }
+
+        /** The processes the hold stopped with SIGSTOP (none for a cgroup's freeze). */
+        public Set<ProcessIdentity> stopped() {
+            return Set.copyOf(run.stoppedBySweep);
+        }
+
+        /** Puts back exactly what the hold changed: thaw and pids.max as they were, SIGCONT to each process it stopped. */
+        public List<String> release() {
+            List<String> done = new ArrayList<>();
+            run.restore((phase, action, count, result, note, startedNanos) -> done.add(note));
+            int continued = 0;
+            for (ProcessIdentity id : run.stoppedBySweep) {
+                try {
+                    if (actions.signal(id, SIGCONT) == Pidfd.Result.SENT) continued++;
+                } catch (StopException e) {
+                    done.add("pid " + id.pid() + " could not be continued: " + e.getMessage());
+                }
+            }
+            if (!run.stoppedBySweep.isEmpty()) done.add("SIGCONT to " + continued + " of the " + run.stoppedBySweep.size() + " it stopped (the rest are gone)");
+            return done;
+        }
+    }
+
     /** One run of a plan: its levers, kill, census and restore. */
     private final class Run implements StopOrder.Target, StopOrder.RestoresModes {
         private final StopPlan plan;
@@ -119,6 +189,7 @@ public final class StopEngine {
         private boolean cgroupKilled;
         private boolean censusFromCgroup;
         private final Set<ProcessIdentity> sigkilled = new HashSet<>();
+        private final Set<ProcessIdentity> stoppedBySweep = new HashSet<>();
         Targets last;
 
         Run(StopPlan plan, boolean keepRevoked) {
@@ -324,7 +395,11 @@ public final class StopEngine {
                 for (ProcessSample p : read().members()) {
                     if (!done.add(p.identity())) continue;
                     try {
-                        if (actions.signal(p.identity(), signal) == Pidfd.Result.SENT) fresh++;
+                        if (signal == SIGSTOP && p.state() == 'T') continue; // stopped before: not this sweep's to continue
+                        if (actions.signal(p.identity(), signal) == Pidfd.Result.SENT) {
+                            fresh++;
+                            if (signal == SIGSTOP) stoppedBySweep.add(p.identity());
+                        }
                     } catch (StopException e) {
                         denied.put(p.identity(), e.getMessage());
                     }

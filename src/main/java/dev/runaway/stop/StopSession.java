@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  * block: call them off the UI thread.
  */
 public final class StopSession implements AutoCloseable {
-    public enum State { NEW, REFUSED, READY, RUNNING, DONE, CANCELLED }
+    public enum State { NEW, REFUSED, READY, HELD, RUNNING, DONE, CANCELLED }
 
     /** Why nothing will be done. */
     public enum Reason { INIT_OR_KERNEL, THIS_PROCESS, EXCLUDED, NO_SUCH_PROCESS, NOT_A_CGROUP, NOTHING_MATCHES, NOT_A_TARGET }
@@ -173,15 +173,40 @@ public final class StopSession implements AutoCloseable {
         return o;
     }
 
+    /**
+     * Holds the planned set with the first step's reversible lever only (a guard's hold, nobody
+     * having confirmed anything): {@link StopEngine#hold}. The definition stays live for the hold's
+     * sweeps until {@link #close}.
+     */
+    public StopEngine.Held hold() throws StopException {
+        StopPlan p;
+        synchronized (this) {
+            if (state != State.READY) throw new IllegalStateException("not ready to hold: " + state);
+            p = plan;
+        }
+        try (var raised = dev.runaway.sys.Sched.raisedWhile()) {
+            StopEngine.Held held = new StopEngine(core.actions(), rescan, step -> { }).hold(p);
+            synchronized (this) {
+                state = State.HELD;
+            }
+            return held;
+        }
+    }
+
     /** Not confirmed: nothing is done. */
     public synchronized void cancel() {
-        if (state == State.RUNNING || state == State.DONE) return;
+        if (state == State.RUNNING || state == State.DONE || state == State.HELD) return;
         state = State.CANCELLED;
         if (rescan != null) rescan.close();
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (state == State.HELD && rescan != null) {
+            rescan.close();
+            state = State.DONE;
+            return;
+        }
         cancel();
     }
 

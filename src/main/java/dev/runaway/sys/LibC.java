@@ -56,6 +56,9 @@ public interface LibC extends Library {
 
     int chmod(String path, int mode) throws LastErrorException;
 
+    /** A raw system call with three int arguments (setresuid, setresgid: for the calling thread alone). */
+    int syscall(long number, int a, int b, int c) throws LastErrorException;
+
     /** A raw system call with three arguments (getdents64: fd, buffer, size). */
     long syscall(long number, long a, Pointer b, long c);
 

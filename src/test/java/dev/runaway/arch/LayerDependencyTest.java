@@ -48,6 +48,7 @@ class LayerDependencyTest {
                 .layer("stop").definedBy(root + ".stop..")
                 .layer("export").definedBy(root + ".export..")
                 .layer("drill").definedBy(root + ".drill..")
+                .layer("guard").definedBy(root + ".guard..")
                 .layer("view").definedBy(root + ".view..")
                 .layer("metrics").definedBy(root + ".metrics..")
                 .layer("ui").definedBy(root + ".ui..")
@@ -55,14 +56,16 @@ class LayerDependencyTest {
                 .layer("bench").definedBy(root + ".bench..")
                 .layer("cli").definedBy(root + ".cli..")
                 .whereLayer("sys").mayOnlyBeAccessedByLayers(
-                        "procfs", "sandbox", "analysis", "timeline", "stop", "drill", "metrics", "ui", "tui", "cli", "bench")
+                        "procfs", "sandbox", "analysis", "timeline", "stop", "guard", "drill", "metrics", "ui", "tui", "cli", "bench")
                 .whereLayer("procfs").mayOnlyBeAccessedByLayers(
-                        "sandbox", "analysis", "timeline", "stop", "drill", "metrics", "ui", "tui", "cli", "bench")
+                        "sandbox", "analysis", "timeline", "stop", "guard", "drill", "metrics", "ui", "tui", "cli", "bench")
                 .whereLayer("sandbox").mayOnlyBeAccessedByLayers(
-                        "analysis", "timeline", "stop", "drill", "ui", "tui", "cli", "bench")
-                .whereLayer("analysis").mayOnlyBeAccessedByLayers("timeline", "stop", "export", "metrics", "view", "ui", "tui", "cli", "bench")
-                .whereLayer("timeline").mayOnlyBeAccessedByLayers("stop", "export", "metrics", "view", "ui", "tui", "cli", "bench")
-                .whereLayer("stop").mayOnlyBeAccessedByLayers("export", "metrics", "view", "ui", "tui", "cli", "bench")
+                        "analysis", "timeline", "stop", "guard", "drill", "ui", "tui", "cli", "bench")
+                .whereLayer("analysis").mayOnlyBeAccessedByLayers("timeline", "stop", "guard", "export", "metrics", "view", "ui", "tui", "cli", "bench")
+                .whereLayer("timeline").mayOnlyBeAccessedByLayers("stop", "guard", "export", "metrics", "view", "ui", "tui", "cli", "bench")
+                .whereLayer("stop").mayOnlyBeAccessedByLayers("guard", "export", "metrics", "view", "ui", "tui", "cli", "bench")
+                // guard: holds a runaway with the stop's first step when nobody watches (runaway guard)
+                .whereLayer("guard").mayOnlyBeAccessedByLayers("metrics", "view", "ui", "tui", "cli", "bench")
                 // view: the console's view models (rows, their order, severity, header figures), no JavaFX
                 .whereLayer("view").mayOnlyBeAccessedByLayers("ui", "tui", "cli", "bench")
                 // export: charts, CSV, JSON and reports of a timeline, headless (no JavaFX)

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.guard;
+
+import dev.runaway.analysis.Group;
+import dev.runaway.analysis.LiveAnalysis;
+import dev.runaway.analysis.Snapshot;
+import dev.runaway.model.ProcessSample;
+import dev.runaway.stop.Selector;
+import dev.runaway.stop.StopCore;
+import dev.runaway.stop.StopEngine;
+import dev.runaway.stop.StopException;
+import dev.runaway.stop.StopSession;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Acts when nobody is watching: each snapshot of the one live sampler goes through the policy
+ * ({@link Watch}); a group that crosses its line is held by the stop core's first step with a
+ * reversible lever only ({@link StopSession#hold}: its cgroup's pids.max 0 and freeze when the
+ * group is alone there, else SIGSTOP sweeps of exactly its members), never killed, and the
+ * person who owns it is told ({@link Notices}). From there a person decides: release (exactly
+ * what the hold changed is put back, and the group is not held again while it lives) or stop (a
+ * guided stop from the console, {@code top} or {@code runaway stop}, whose first step finds
+ * growth held). A hold nobody answers stays, unless the policy's {@code kill-after} says
+ * otherwise (off by default). The holds are published for the other faces ({@link GuardState}).
+ */
+public final class Guard implements AutoCloseable {
+    /** Who is told of a hold, and of its end. */
+    public interface Notices {
+        void held(HeldGroup held, Guard guard);
+
+        void ended(HeldGroup held, String how);
+
+        Notices NONE = new Notices() {
+            @Override
+            public void held(HeldGroup held, Guard guard) {
+            }
+
+            @Override
+            public void ended(HeldGroup held, String how) {
+            }
+        };
+    }
+
+    private record Active(HeldGroup shown, StopSession session, StopEngine.Held held) {
+    }
+
+    private static final Duration RETRY_AFTER_REFUSAL = Duration.ofSeconds(10);
+
+    private final LiveAnalysis live;
+    private final StopCore core;
+    private final GuardPolicy policy;
+    private final boolean dryRun;
+    private final Notices notices;
+    private final PrintWriter log;
+    private final Watch watch;
+    private final Map<String, Active> holds = new LinkedHashMap<>();
+    private final Map<String, HeldGroup> wouldHold = new LinkedHashMap<>();
+    private final Set<String> released = new HashSet<>();
+    private final Map<String, Long> refusedUntil = new HashMap<>();
+    private final AtomicReference<Snapshot> next = new AtomicReference<>();
+    private final Thread worker;
+    private volatile boolean closed;
+
+    public Guard(LiveAnalysis live, StopCore core, GuardPolicy policy, boolean dryRun, Notices notices, PrintWriter log) {
+        this.live = live;
+        this.core = core;
+        this.policy = policy;
+        this.dryRun = dryRun;
+        this.notices = notices;
+        this.log = log;
+        this.watch = new Watch(policy, Guard::ownerOf);
+        // Holds take sweeps and scans of their own: off the sampler's thread, always on its newest snapshot.
+        this.worker = new Thread(this::work, "runaway-guard");
+        worker.setDaemon(true);
+    }
+
+    /** Starts following the live analysis. */
+    public Guard start() {
+        publish();
+        worker.start();
+        live.onSnapshot(s -> {
+            next.set(s);
+            synchronized (next) {
+                next.notifyAll();
+            }
+        });
+        return this;
+    }
+
+    private void work() {
+        while (!closed) {
+            Snapshot s;
+            synchronized (next) {
+                while ((s = next.getAndSet(null)) == null && !closed) {
+                    try {
+                        next.wait(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }
+            if (s == null) return;
+            try (var raised = dev.runaway.sys.Sched.raisedWhile()) {
+                observe(s);
+            } catch (RuntimeException e) {
+                say("could not act on a snapshot: " + e);
+            }
+        }
+    }
+
+    /** One snapshot through the policy: holds end, time out, or begin. */
+    synchronized void observe(Snapshot s) {
+        Set<String> present = new HashSet<>();
+        for (Group g : s.groups()) if (g.tasks() > 0) present.add(g.command());
+        for (String key : new ArrayList<>(holds.keySet())) {
+            if (!present.contains(key)) end(key, "gone: stopped to zero or exited");
+        }
+        wouldHold.keySet().retainAll(present);
+        released.retainAll(present);
+        long now = System.nanoTime();
+        refusedUntil.values().removeIf(until -> until < now);
+        policy.killAfter().ifPresent(after -> {
+            for (Active a : new ArrayList<>(holds.values())) {
+                if (Duration.between(a.shown().since(), Instant.now()).compareTo(after) >= 0) {
+                    stopToZero(a.shown().key(), "nobody answered in " + after.toMinutes() + " min (policy kill-after)");
+                }
+            }
+        });
+        boolean changed = false;
+        for (Watch.Verdict v : watch.observe(s)) {
+            String key = v.group().command();
+            if (holds.containsKey(key) || wouldHold.containsKey(key) || released.contains(key) || refusedUntil.containsKey(key)) continue;
+            changed |= hold(v);
+        }
+        if (changed) publish();
+    }
+
+    private boolean hold(Watch.Verdict v) {
+        Group g = v.group();
+        String key = g.command();
+        int owner = ownerOf(g);
+        if (dryRun) {
+            HeldGroup h = new HeldGroup(key, g.cgroup(), v.rule(), v.why(), Instant.now(), "", g.tasks(), owner, true);
+            wouldHold.put(key, h);
+            say("would hold " + key + " (" + g.tasks() + " processes, dry run): " + v.why());
+            return true;
+        }
+        List<ProcessSample> known = live.targets(key).samples();
+        StopSession session = core.open(new Selector.Command(key));
+        session = known.isEmpty() ? session.prepare() : session.prepareFromKnown(known);
+        if (session.state() != StopSession.State.READY) {
+            refusedUntil.put(key, System.nanoTime() + RETRY_AFTER_REFUSAL.toNanos());
+            say("cannot hold " + key + ": " + session.refusal().map(StopSession.Refusal::words).orElse(session.state().name()));
+            session.close();
+            return false;
+        }
+        try {
+            StopEngine.Held held = session.hold();
+            HeldGroup h = new HeldGroup(key, session.plan().cgroup().orElse(g.cgroup()), v.rule(), v.why(), Instant.now(),
+                    held.lever().name(), held.count(), owner, false);
+            holds.put(key, new Active(h, session, held));
+            say("HELD " + key + " (" + held.count() + " processes; " + held.note() + "): " + v.why()
+                    + ". Release: runaway guard --release '" + key + "'; stop: runaway stop --command '" + key + "'");
+            publish();
+            notices.held(h, this);
+            return true;
+        } catch (StopException e) {
+            refusedUntil.put(key, System.nanoTime() + RETRY_AFTER_REFUSAL.toNanos());
+            say("cannot hold " + key + ": " + e.getMessage());
+            session.close();
+            return false;
+        }
+    }
+
+    /** Puts back exactly what the hold of KEY changed; the group is not held again while it lives. Empty when KEY is not held. */
+    public synchronized Optional<List<String>> release(String key, String by) {
+        Active a = holds.remove(key);
+        if (a == null) {
+            HeldGroup dry = wouldHold.remove(key);
+            if (dry == null) return Optional.empty();
+            released.add(key);
+            publish();
+            return Optional.of(List.of("nothing was held (dry run)"));
+        }
+        List<String> done = a.held().release();
+        a.session().close();
+        released.add(key);
+        say("released " + key + " (" + by + "): " + String.join("; ", done));
+        publish();
+        notices.ended(a.shown(), "released by " + by);
+        return Optional.of(done);
+    }
+
+    /** Stops a held group to zero (the notification's Stop, or kill-after): the guided stop, from its held first step. */
+    public synchronized Optional<StopEngine.Outcome> stopToZero(String key, String why) {
+        Active a = holds.get(key);
+        if (a == null) return Optional.empty();
+        StopSession stop = core.open(new Selector.Command(key));
+        List<ProcessSample> known = live.targets(key).samples();
+        stop = known.isEmpty() ? stop.prepare() : stop.prepareFromKnown(known);
+        if (stop.state() != StopSession.State.READY) {
+            say("cannot stop " + key + ": " + stop.refusal().map(StopSession.Refusal::words).orElse(stop.state().name()));
+            return Optional.empty();
+        }
+        StopEngine.Outcome o = stop.run(false, step -> { });
+        say("stopped " + key + " (" + why + "): " + o.status());
+        if (o.zeroConfirmed()) end(key, "stopped to zero: " + why);
+        return Optional.of(o);
+    }
+
+    private void end(String key, String how) {
+        Active a = holds.remove(key);
+        if (a == null) return;
+        a.held().release(); // an empty cgroup thawed, its pids.max back; SIGCONT reaches none of the gone
+        a.session().close();
+        say("hold of " + key + " ended: " + how);
+        publish();
+        notices.ended(a.shown(), how);
+    }
+
+    /** What is held now (and, dry run, what would be). */
+    public synchronized List<HeldGroup> status() {
+        List<HeldGroup> out = new ArrayList<>();
+        for (Active a : holds.values()) out.add(a.shown());
+        out.addAll(wouldHold.values());
+        return out;
+    }
+
+    private void publish() {
+        try {
+            GuardState.write(status());
+        } catch (IOException e) {
+            say("the holds could not be published (" + e.getMessage() + "): scan, top and the console will not show them");
+        }
+    }
+
+    private void say(String line) {
+        synchronized (log) {
+            log.println("runaway guard: " + line);
+            log.flush();
+        }
+    }
+
+    /** The uid a group's first process runs as: the owner of its /proc entry; -1 when gone or unreadable. */
+    static int ownerOf(Group g) {
+        if (g.pids().isEmpty()) return -1;
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc", Integer.toString(g.pids().get(0))), "unix:uid");
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** Stopping the guard releases every hold it made (nothing stays frozen without an owner), and says so. */
+    @Override
+    public void close() {
+        closed = true;
+        synchronized (next) {
+            next.notifyAll();
+        }
+        synchronized (this) {
+            for (String key : new ArrayList<>(holds.keySet())) release(key, "the guard stopping");
+            wouldHold.clear();
+        }
+        GuardState.clear();
+    }
+}
