@@ -56,7 +56,7 @@ public final class Guard implements AutoCloseable {
         };
     }
 
-    private record Active(HeldGroup shown, StopSession session, StopEngine.Held held) {
+    private record Active(HeldGroup shown, StopSession session, StopEngine.Held held, Set<Integer> pids) {
     }
 
     private static final Duration RETRY_AFTER_REFUSAL = Duration.ofSeconds(10);
@@ -142,12 +142,34 @@ public final class Guard implements AutoCloseable {
             }
         });
         boolean changed = false;
-        for (Watch.Verdict v : watch.observe(s)) {
+        // One hold per runaway: the group whose line starts highest first (deploy.sh before the tests
+        // it runs); a group whose processes a hold already holds is covered by it.
+        List<Watch.Verdict> verdicts = new ArrayList<>(watch.observe(s));
+        Map<String, Long> firstStart = new HashMap<>();
+        for (Watch.Verdict v : verdicts) {
+            long first = Long.MAX_VALUE;
+            for (ProcessSample p : live.targets(v.group().command()).samples()) first = Math.min(first, p.identity().startTicks());
+            firstStart.put(v.group().command(), first);
+        }
+        verdicts.sort(java.util.Comparator.comparingLong(v -> firstStart.get(v.group().command())));
+        for (Watch.Verdict v : verdicts) {
             String key = v.group().command();
             if (holds.containsKey(key) || wouldHold.containsKey(key) || released.contains(key) || refusedUntil.containsKey(key)) continue;
+            if (coveredBy(v.group()).isPresent()) continue;
             changed |= hold(v);
         }
         if (changed) publish();
+    }
+
+    /** The hold (or dry run) that already takes every process of this group, if one does. */
+    private Optional<String> coveredBy(Group g) {
+        for (Active a : holds.values()) {
+            boolean inFrozen = a.held().lever() == dev.runaway.stop.Lever.FREEZE_CGROUP && !g.cgroup().isEmpty()
+                    && (g.cgroup().equals(a.shown().cgroup()) || g.cgroup().startsWith(a.shown().cgroup() + "/"));
+            if (inFrozen || (!g.pids().isEmpty() && a.pids().containsAll(g.pids()))) return Optional.of(a.shown().key());
+        }
+        for (HeldGroup h : wouldHold.values()) if (!h.cgroup().isEmpty() && h.cgroup().equals(g.cgroup())) return Optional.of(h.key());
+        return Optional.empty();
     }
 
     private boolean hold(Watch.Verdict v) {
@@ -173,7 +195,9 @@ public final class Guard implements AutoCloseable {
             StopEngine.Held held = session.hold();
             HeldGroup h = new HeldGroup(key, session.plan().cgroup().orElse(g.cgroup()), v.rule(), v.why(), Instant.now(),
                     held.lever().name(), held.count(), owner, false);
-            holds.put(key, new Active(h, session, held));
+            Set<Integer> pids = new HashSet<>();
+            for (ProcessSample p : session.plan().members()) pids.add(p.pid());
+            holds.put(key, new Active(h, session, held, pids));
             say("HELD " + key + " (" + held.count() + " processes; " + held.note() + "): " + v.why()
                     + ". Release: runaway guard --release '" + key + "'; stop: runaway stop --command '" + key + "'");
             publish();

@@ -34,14 +34,15 @@ import java.util.Set;
  * @param allowUsers       users (by uid) whose groups are never held
  * @param killAfter        a hold nobody answered for this long is stopped (killed to zero); empty: held until a person decides
  * @param notifyOwner      desktop notifications to the group's owner
+ * @param watchCgroups     when not empty, only groups in these cgroups (and their subtrees) are ever held
  */
 public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration atCapFor, Duration exhaustionWithin,
                           Duration exhaustionFor, int minTasks, Set<String> allowKeys, List<String> allowCgroups,
-                          Set<Integer> allowUsers, Optional<Duration> killAfter, boolean notifyOwner) {
+                          Set<Integer> allowUsers, Optional<Duration> killAfter, boolean notifyOwner, List<String> watchCgroups) {
     public static final Path DEFAULT_FILE = Path.of("/etc/runaway/guard.conf");
 
     public static final GuardPolicy DEFAULTS = new GuardPolicy(5, Duration.ofSeconds(10), Duration.ofSeconds(10),
-            Duration.ofMinutes(5), Duration.ofSeconds(10), 100, Set.of(), List.of(), Set.of(), Optional.empty(), true);
+            Duration.ofMinutes(5), Duration.ofSeconds(10), 100, Set.of(), List.of(), Set.of(), Optional.empty(), true, List.of());
 
     /** A line of the file that is not a setting of ours, with its number. */
     public static final class Invalid extends Exception {
@@ -71,6 +72,7 @@ public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration
         GuardPolicy g = DEFAULTS;
         Set<String> keys = new HashSet<>();
         List<String> cgroups = new ArrayList<>();
+        List<String> watched = new ArrayList<>();
         Set<Integer> users = new HashSet<>();
         int n = 0;
         for (String raw : lines) {
@@ -97,15 +99,20 @@ public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration
                         cgroups.add(value);
                         yield g;
                     }
+                    case "watch-cgroup" -> {
+                        if (!value.startsWith("/")) throw new Invalid("a cgroup is written as /proc/PID/cgroup prints it: " + value);
+                        watched.add(value);
+                        yield g;
+                    }
                     case "allow-user" -> {
                         users.add(uid(value));
                         yield g;
                     }
                     case "kill-after" -> new GuardPolicy(g.recursionDepth, g.recursionWindow, g.atCapFor, g.exhaustionWithin,
                             g.exhaustionFor, g.minTasks, g.allowKeys, g.allowCgroups, g.allowUsers,
-                            value.equals("off") ? Optional.empty() : Optional.of(duration(value)), g.notifyOwner);
+                            value.equals("off") ? Optional.empty() : Optional.of(duration(value)), g.notifyOwner, g.watchCgroups);
                     case "notify" -> new GuardPolicy(g.recursionDepth, g.recursionWindow, g.atCapFor, g.exhaustionWithin,
-                            g.exhaustionFor, g.minTasks, g.allowKeys, g.allowCgroups, g.allowUsers, g.killAfter, yesNo(value));
+                            g.exhaustionFor, g.minTasks, g.allowKeys, g.allowCgroups, g.allowUsers, g.killAfter, yesNo(value), g.watchCgroups);
                     default -> throw new Invalid("no setting '" + key + "'");
                 };
             } catch (Invalid e) {
@@ -113,21 +120,33 @@ public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration
             }
         }
         return new GuardPolicy(g.recursionDepth, g.recursionWindow, g.atCapFor, g.exhaustionWithin, g.exhaustionFor, g.minTasks,
-                Set.copyOf(keys), List.copyOf(cgroups), Set.copyOf(users), g.killAfter, g.notifyOwner);
+                Set.copyOf(keys), List.copyOf(cgroups), Set.copyOf(users), g.killAfter, g.notifyOwner, List.copyOf(watched));
     }
 
     private GuardPolicy with(int depth, Duration window, Duration atCap, Duration within, Duration forLong, int min) {
         return new GuardPolicy(depth < 0 ? recursionDepth : depth, window == null ? recursionWindow : window,
                 atCap == null ? atCapFor : atCap, within == null ? exhaustionWithin : within,
                 forLong == null ? exhaustionFor : forLong, min < 0 ? minTasks : min, allowKeys, allowCgroups, allowUsers,
-                killAfter, notifyOwner);
+                killAfter, notifyOwner, watchCgroups);
+    }
+
+    /** The same policy, holding only groups in these cgroups (tests: only their own sandboxes). */
+    public GuardPolicy watchingOnly(List<String> cgroups) {
+        return new GuardPolicy(recursionDepth, recursionWindow, atCapFor, exhaustionWithin, exhaustionFor, minTasks, allowKeys,
+                allowCgroups, allowUsers, killAfter, notifyOwner, List.copyOf(cgroups));
     }
 
     /** Whether a group of this key, cgroup and owner is never held. */
     public boolean allows(String key, String cgroup, int uid) {
         if (allowKeys.contains(key) || allowUsers.contains(uid)) return true;
-        for (String c : allowCgroups) if (cgroup.equals(c) || cgroup.startsWith(c.endsWith("/") ? c : c + "/")) return true;
-        return false;
+        for (String c : allowCgroups) if (within(cgroup, c)) return true;
+        if (watchCgroups.isEmpty()) return false;
+        for (String c : watchCgroups) if (within(cgroup, c)) return false;
+        return true; // outside what it watches
+    }
+
+    private static boolean within(String cgroup, String c) {
+        return cgroup.equals(c) || cgroup.startsWith(c.endsWith("/") ? c : c + "/");
     }
 
     /** The policy in words, one rule a line (for {@code --dry-run} and {@code --status}). */
@@ -141,7 +160,8 @@ public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration
         out.add("never: init, kernel threads, the guard and this console, the desktop and its login, sessions' services"
                 + (allowKeys.isEmpty() ? "" : ", " + String.join(", ", allowKeys))
                 + (allowCgroups.isEmpty() ? "" : ", cgroups " + String.join(", ", allowCgroups))
-                + (allowUsers.isEmpty() ? "" : ", users " + allowUsers));
+                + (allowUsers.isEmpty() ? "" : ", users " + allowUsers)
+                + (watchCgroups.isEmpty() ? "" : "; and nothing outside cgroups " + String.join(", ", watchCgroups)));
         out.add("a hold is reversible (freeze or SIGSTOP, never a kill) and lasts until a person decides"
                 + killAfter.map(d -> ", or " + d.toMinutes() + " min; then it is stopped to zero").orElse(""));
         return out;

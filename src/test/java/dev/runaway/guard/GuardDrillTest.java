@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.guard;
+
+import dev.runaway.analysis.Group;
+import dev.runaway.analysis.LiveAnalysis;
+import dev.runaway.analysis.Snapshot;
+import dev.runaway.drill.Drill;
+import dev.runaway.drill.Drills;
+import dev.runaway.drill.Scenario;
+import dev.runaway.procfs.PulseReader;
+import dev.runaway.sandbox.CgroupLayout;
+import dev.runaway.sandbox.Sandbox;
+import dev.runaway.sandbox.SandboxSpec;
+import dev.runaway.sandbox.Sandboxes;
+import dev.runaway.stop.Actuator;
+import dev.runaway.stop.Disposable;
+import dev.runaway.stop.Selector;
+import dev.runaway.stop.StopCore;
+import dev.runaway.stop.StopEngine;
+import dev.runaway.stop.StopSession;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The guard with nobody at the console, on real drills with the default policy: each runaway is
+ * held within 2 s of crossing the policy's line and long before its cap, its owner told on a
+ * desktop (a test's own session bus and notification service), shown as HELD; a release puts
+ * back exactly what the hold changed; a guided stop takes a held group to zero. The guard holds
+ * nothing outside this test's sandboxes (policy: watch-cgroup).
+ */
+@Tag("process")
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class GuardDrillTest {
+    private static final Path PROC = Path.of("/proc");
+    private static final Duration LIFETIME = Duration.ofMinutes(3);
+    private final StringWriter journal = new StringWriter();
+    private final Map<String, Long> heldAt = new ConcurrentHashMap<>();
+    private final List<Snapshot> seen = new CopyOnWriteArrayList<>();
+    private LiveAnalysis live;
+    private String guardDirBefore;
+
+    @BeforeEach
+    void watch(@TempDir Path dir) throws Exception {
+        assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "the guard holds as root");
+        guardDirBefore = System.getProperty("runaway.guard.dir");
+        System.setProperty("runaway.guard.dir", dir.resolve("guard").toString());
+        live = LiveAnalysis.live();
+        live.onSnapshot(seen::add);
+        live.start();
+        live.awaitLatest();
+    }
+
+    @AfterEach
+    void stop() {
+        if (live != null) live.close();
+        if (guardDirBefore == null) System.clearProperty("runaway.guard.dir");
+        else System.setProperty("runaway.guard.dir", guardDirBefore);
+    }
+
+    private Guard guard(String cgroup, Guard.Notices notices) {
+        Actuator actuator = new Actuator(PROC, forStop -> null);
+        StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
+        Guard.Notices timed = new Guard.Notices() {
+            @Override
+            public void held(HeldGroup held, Guard guard) {
+                heldAt.put(held.key(), System.nanoTime());
+                notices.held(held, guard);
+            }
+
+            @Override
+            public void ended(HeldGroup held, String how) {
+                notices.ended(held, how);
+            }
+        };
+        return new Guard(live, core, GuardPolicy.DEFAULTS.watchingOnly(List.of(cgroup)), false, timed, new PrintWriter(journal, true)).start();
+    }
+
+    private static String cgroupOf(Sandbox box) throws Exception {
+        int pid = box.memberPids().iterator().next();
+        for (String line : Files.readAllLines(PROC.resolve(pid + "/cgroup"))) if (line.startsWith("0::")) return line.substring(3);
+        throw new AssertionError("no v2 cgroup for " + pid);
+    }
+
+    private static String read(String cgroup, String file) throws Exception {
+        return Files.readString(CgroupLayout.detect().unified().orElseThrow().resolve(cgroup.substring(1)).resolve(file)).trim();
+    }
+
+    /** The first snapshot in which the group crossed the recursion line (more than 5 along one line), by the scan's clock. */
+    private Optional<Long> crossed(String key) {
+        for (Snapshot s : seen) {
+            for (Group g : s.groups()) {
+                if (g.command().equals(key) && g.recursive() && g.repeats() > GuardPolicy.DEFAULTS.recursionDepth()) return Optional.of(s.monotonicNanos());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static HeldGroup awaitHeld(String key, int seconds) {
+        await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(50)).until(() -> GuardState.read().containsKey(key));
+        return GuardState.read().get(key);
+    }
+
+    private static String heldKey(Drill drill, int seconds) {
+        await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(50)).until(() -> !GuardState.read().isEmpty());
+        return GuardState.read().keySet().iterator().next();
+    }
+
+    @Test
+    void theRecursiveDrillIsHeldItsOwnerToldAndReleaseThawsItExactly(@TempDir Path dir) throws Exception {
+        try (Sandbox busBox = Sandboxes.create(SandboxSpec.of("test-guard-bus", 16))) {
+            Path bus = dir.resolve("bus");
+            busBox.start(new ProcessBuilder("dbus-daemon", "--session", "--nofork", "--address=unix:path=" + bus)
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("dbus.log").toFile()));
+            await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(bus));
+            // The owner's desktop session: a process of theirs with a display in its environment.
+            ProcessBuilder session = new ProcessBuilder("sleep", "300");
+            session.environment().put("DISPLAY", ":97");
+            busBox.start(session);
+            System.setProperty("runaway.guard.session-bus", bus.toString());
+            List<String> consoles = new CopyOnWriteArrayList<>();
+            try (FakeNotifications desktop = new FakeNotifications(bus);
+                 Drill drill = Drills.start(Scenario.RECURSIVE, 200, LIFETIME, false)) {
+                String cgroup = cgroupOf(drill.sandbox());
+                String pidsMaxBefore = Files.readString(pidsMaxOf(drill)).trim();
+                try (Guard g = guard(cgroup, new DesktopNotices(new PrintWriter(journal, true), (uid, env) -> consoles.add(uid + " " + env)))) {
+                    String key = heldKey(drill, 60);
+                    HeldGroup held = GuardState.read().get(key);
+                    assertThat(held.rule()).isEqualTo(GuardRule.GROWING_RECURSION);
+                    long crossedAt = crossed(key).orElseThrow();
+                    assertThat((heldAt.get(key) - crossedAt) / 1e6).as("ms from crossing the line to held").isLessThan(2000);
+                    assertThat(held.processes()).as("held long before its cap of 200").isLessThan(100);
+                    assertThat(held.lever()).isEqualTo("FREEZE_CGROUP");
+                    assertThat(read(cgroup, "cgroup.freeze")).isEqualTo("1");
+                    int frozenCount = drill.sandbox().memberPids().size();
+
+                    FakeNotifications.Shown note = desktop.shown.poll(20, TimeUnit.SECONDS);
+                    assertThat(note).as("its owner was told: " + journal).isNotNull();
+                    assertThat(note.summary()).startsWith("Runaway held");
+                    assertThat(note.actions()).containsSubsequence("default", "Open Runaway", "stop", "Stop", "release", "Release");
+                    assertThat(note.expireTimeout()).as("it waits for the person").isZero();
+                    assertThat(journal.toString()).contains("runaway guard: HELD " + key);
+                    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+                            .until(() -> drill.sandbox().memberPids().size() == frozenCount); // held: no growth
+
+                    desktop.choose(note.id(), "default");
+                    await().atMost(Duration.ofSeconds(10)).until(() -> !consoles.isEmpty());
+                    assertThat(consoles.get(0)).as("the console opens as its owner, on their display").startsWith("0 ").contains("DISPLAY=:97");
+                    desktop.choose(note.id(), "release");
+                    await().atMost(Duration.ofSeconds(20)).until(() -> !GuardState.read().containsKey(key));
+                    assertThat(read(cgroup, "cgroup.freeze")).as("thawed").isEqualTo("0");
+                    assertThat(Files.readString(pidsMaxOf(drill)).trim()).as("pids.max exactly as it was").isEqualTo(pidsMaxBefore);
+                    await().atMost(Duration.ofSeconds(20)).until(() -> drill.sandbox().memberPids().size() > frozenCount); // growing again
+                    assertThat(GuardState.read()).as("a released group is not held again while it lives").doesNotContainKey(key);
+                    assertThat(desktop.closed.poll(10, TimeUnit.SECONDS)).as("the notification closed").isEqualTo(note.id());
+                }
+            } finally {
+                System.clearProperty("runaway.guard.session-bus");
+            }
+        }
+    }
+
+    private static Path pidsMaxOf(Drill drill) {
+        return ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs().pids() != null
+                ? ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs().pids().resolve("pids.max")
+                : ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs().unified().resolve("pids.max");
+    }
+
+    @Test
+    void theLinearDrillIsHeldEarlyAndAGuidedStopTakesTheHeldGroupToZero() throws Exception {
+        try (Drill drill = Drills.start(Scenario.LINEAR, 400, LIFETIME, false)) {
+            String cgroup = cgroupOf(drill.sandbox());
+            try (Guard g = guard(cgroup, Guard.Notices.NONE)) {
+                String key = heldKey(drill, 60);
+                HeldGroup held = GuardState.read().get(key);
+                long crossedAt = crossed(key).orElseThrow();
+                assertThat((heldAt.get(key) - crossedAt) / 1e6).as("ms from crossing the line to held").isLessThan(2000);
+                long levelMiB = drill.info().levelMiB();
+                Group atHold = seen.get(seen.size() - 1).groups().stream().filter(x -> x.command().equals(key)).findFirst().orElseThrow();
+                assertThat(atHold.memoryBytes()).as("memory at the hold, well under half of what its cap of 400 levels allows")
+                        .isLessThan(400 * levelMiB * (1L << 20) / 2);
+
+                // As the console does: plan the group from what the live analysis holds, confirm, run.
+                StopCore core = new StopCore(PROC, PulseReader.live(), new Actuator(PROC, forStop -> null), Disposable.forThisUser());
+                StopSession stop = core.open(new Selector.Command(key)).prepareFromKnown(live.targets(key).samples());
+                assertThat(stop.state()).isEqualTo(StopSession.State.READY);
+                StopEngine.Outcome o = stop.run(false, step -> { });
+                assertThat(o.zeroConfirmed()).as(o.steps().toString()).isTrue();
+                assertThat(drill.sandbox().memberPids()).isEmpty();
+                await().atMost(Duration.ofSeconds(10)).until(() -> !GuardState.read().containsKey(key));
+                assertThat(journal.toString()).contains("hold of " + key + " ended: gone");
+                assertThat(held.rule()).isEqualTo(GuardRule.GROWING_RECURSION);
+            }
+        }
+    }
+}
