@@ -64,6 +64,13 @@ public final class ScanCommand implements Callable<Integer> {
             var root = SnapshotJson.of(snapshot, targets);
             root.put("cmdlinesUnread", status.cmdlinesUnread()); // grouped by executable meanwhile
             root.put("statsUnread", status.statsUnread()); // new processes not in the table: their stat waits
+            var held = dev.runaway.guard.GuardState.read();
+            for (var g : root.withArray("groups")) {
+                var h = held.get(g.path("command").asText());
+                if (h == null) continue;
+                ((com.fasterxml.jackson.databind.node.ObjectNode) g).putObject("held").put("rule", h.rule().name()).put("why", h.why())
+                        .put("since", h.since().toString()).put("lever", h.lever()).put("dryRun", h.dryRun());
+            }
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(root));
         } else if (byCgroup) {
             printCgroups(out, snapshot, all ? Integer.MAX_VALUE : 25, 120);
@@ -79,13 +86,16 @@ public final class ScanCommand implements Callable<Integer> {
         out.println(Header.line(s));
         out.println(GroupColumn.row(null, width));
         int shown = 0;
+        var held = dev.runaway.guard.GuardState.read();
         for (var g : s.groups()) {
             if (shown++ >= rows) {
                 out.printf(Locale.ROOT, "... and %d more groups (--all)%n", s.groups().size() - rows);
                 break;
             }
-            out.println(GroupColumn.row(g, width));
+            var h = held.get(g.command());
+            out.println(GroupColumn.row(g, width, h == null ? "" : h.dryRun() ? "WOULD HOLD " : "HELD "));
         }
+        for (var h : held.values()) out.println((h.dryRun() ? "WOULD HOLD " : "HELD ") + h.key() + " by the guard: " + h.why());
         for (String line : cgroupsOfConcern(s)) out.println(line);
         out.flush();
     }

@@ -39,6 +39,7 @@ public final class TopScreen {
     private final PrintWriter out;
     private Map<String, String> drills = Map.of();
     private long drillsReadAt;
+    private Map<String, dev.runaway.guard.HeldGroup> held = Map.of();
 
     public TopScreen(LiveAnalysis live, PrintWriter out) {
         this.live = live;
@@ -78,7 +79,7 @@ public final class TopScreen {
     }
 
     private void draw(TopView view, int[] size) {
-        String frame = view.frame(live.latest(), live.scanStatus(), drills(), size[1], size[0], true);
+        String frame = view.frame(live.latest(), live.scanStatus(), drillsAndHolds(view), size[1], size[0], true);
         out.print("\033[H" + frame.replace("\r\n", "\033[K\r\n") + "\033[J"); // overwrite in place: no flicker
         out.flush();
     }
@@ -89,10 +90,16 @@ public final class TopScreen {
         for (int i = 0; i < iterations; i++) {
             Thread.sleep(delayMillis);
             Snapshot s = live.awaitLatest();
-            out.print(view.frame(s, live.scanStatus(), drills(), 120, 40, false).replace("\r\n", "\n"));
+            out.print(view.frame(s, live.scanStatus(), drillsAndHolds(view), 120, 40, false).replace("\r\n", "\n"));
             out.println();
             out.flush();
         }
+    }
+
+    private Map<String, String> drillsAndHolds(TopView view) {
+        Map<String, String> d = drills();
+        view.held(held);
+        return d;
     }
 
     /** Running drills by their sandbox's cgroup name (one segment of a cgroup path), re-read every 2 s. */
@@ -100,6 +107,7 @@ public final class TopScreen {
         long now = System.nanoTime();
         if (drillsReadAt != 0 && now - drillsReadAt < DRILLS_EVERY_NANOS) return drills;
         drillsReadAt = now;
+        held = dev.runaway.guard.GuardState.read(); // with the drills: the guard's holds, shown HELD and first
         Map<String, String> found = new LinkedHashMap<>();
         try {
             for (RunningDrill d : Drills.list()) {

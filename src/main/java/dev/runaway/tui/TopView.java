@@ -66,11 +66,25 @@ final class TopView {
     /** The groups shown: the snapshot's, most severe first, those the filter matches. */
     List<Group> rows(Snapshot s) {
         if (s == null) return List.of();
-        if (filter.isEmpty()) return s.groups();
-        String f = filter.toLowerCase(Locale.ROOT);
         List<Group> out = new ArrayList<>();
-        for (Group g : s.groups()) if (g.command().toLowerCase(Locale.ROOT).contains(f)) out.add(g);
+        String f = filter.toLowerCase(Locale.ROOT);
+        for (Group g : s.groups()) if (filter.isEmpty() || g.command().toLowerCase(Locale.ROOT).contains(f)) out.add(g);
+        if (!held.isEmpty()) {
+            // Held groups first: over SSH this is where a person meets what the guard holds for them.
+            List<Group> first = new ArrayList<>();
+            for (Group g : out) if (held.containsKey(g.command())) first.add(g);
+            out.removeAll(first);
+            first.addAll(out);
+            return first;
+        }
         return out;
+    }
+
+    private Map<String, dev.runaway.guard.HeldGroup> held = Map.of();
+
+    /** What the running guard holds now, by command key (re-read by the screen every 2 s). */
+    void held(Map<String, dev.runaway.guard.HeldGroup> now) {
+        held = Map.copyOf(now);
     }
 
     /** Applies a key against the rows as shown now. */
@@ -193,6 +207,10 @@ final class TopView {
             for (String l : stop.lines()) lines.addAll(wrap(l, width));
             return finish(lines, height);
         }
+        for (dev.runaway.guard.HeldGroup h : held.values()) {
+            lines.addAll(wrap(paint((h.dryRun() ? "WOULD HOLD " : "HELD ") + h.key(), RED + BOLD, colour) + " by the guard: " + h.why()
+                    + ". Release: runaway guard --release '" + h.key() + "'; or select it and press k to stop it", width));
+        }
         lines.addAll(legend(width));
         lines.add(colour ? bold(GroupColumn.row(null, width), true) : "  " + GroupColumn.row(null, width - 2));
         List<Group> rows = rows(s);
@@ -202,7 +220,9 @@ final class TopView {
         for (int i = first; i < rows.size() && i < first + room; i++) {
             Group g = rows.get(i);
             String drill = drillOf(g, drills);
-            String text = GroupColumn.row(g, colour ? width : width - 2, drill == null ? "" : "DRILL " + drill + " ");
+            String marker = (held.containsKey(g.command()) ? held.get(g.command()).dryRun() ? "WOULD HOLD " : "HELD " : "")
+                    + (drill == null ? "" : "DRILL " + drill + " ");
+            String text = GroupColumn.row(g, colour ? width : width - 2, marker);
             boolean alarming = g.recursive() || g.secondsToExhaustion().isPresent();
             if (i == at) lines.add(colour ? REVERSE + text + RESET : "> " + text);
             else lines.add(colour && alarming ? RED + text + RESET : colour ? text : "  " + text);

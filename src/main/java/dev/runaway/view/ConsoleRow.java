@@ -105,8 +105,13 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
                 List.of(), "gone", false, "", 1);
     }
 
-    /** The badge: at a cap (the most severe), the recursion's cycle, orphans, or "". */
+    /** The badge: held by the guard, at a cap (the most severe), the recursion's cycle, orphans, or "". */
     public String badge() {
+        if (kind == Kind.GROUP) {
+            dev.runaway.guard.HeldGroup h = GuardHolds.of(command);
+            if (h != null) return (h.dryRun() ? "WOULD HOLD (dry run): " : "HELD by the guard: ") + h.rule().name().toLowerCase(java.util.Locale.ROOT)
+                    .replace('_', ' ') + " (STOP takes it from there)";
+        }
         if (atCap) return "AT CAP " + capText;
         if (!recursive) return parentedToInit && kind == Kind.GROUP ? "orphans (init)" : "";
         return "⟳ " + String.join(" → ", cycle.stream().map(HeaderFigures::shortCommand).toList())

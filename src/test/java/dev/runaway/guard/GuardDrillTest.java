@@ -199,6 +199,18 @@ class GuardDrillTest {
                 assertThat(atHold.memoryBytes()).as("memory at the hold, well under half of what its cap of 400 levels allows")
                         .isLessThan(400 * levelMiB * (1L << 20) / 2);
 
+                // Every face says HELD: scan --json, the console's row.
+                StringWriter scan = new StringWriter();
+                picocli.CommandLine cli = new picocli.CommandLine(new dev.runaway.cli.ScanCommand());
+                cli.setOut(new PrintWriter(scan, true));
+                assertThat(cli.execute("--json")).isZero();
+                com.fasterxml.jackson.databind.JsonNode groups = new com.fasterxml.jackson.databind.ObjectMapper().readTree(scan.toString()).get("groups");
+                com.fasterxml.jackson.databind.JsonNode row = null;
+                for (com.fasterxml.jackson.databind.JsonNode n : groups) if (n.get("command").asText().equals(key)) row = n;
+                assertThat(row).isNotNull();
+                assertThat(row.get("held").get("rule").asText()).isEqualTo("GROWING_RECURSION");
+                assertThat(dev.runaway.view.ConsoleRow.of(atHold).badge()).startsWith("HELD by the guard: growing recursion");
+
                 // As the console does: plan the group from what the live analysis holds, confirm, run.
                 StopCore core = new StopCore(PROC, PulseReader.live(), new Actuator(PROC, forStop -> null), Disposable.forThisUser());
                 StopSession stop = core.open(new Selector.Command(key)).prepareFromKnown(live.targets(key).samples());

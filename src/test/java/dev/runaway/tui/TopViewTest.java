@@ -117,6 +117,19 @@ class TopViewTest {
     }
 
     @Test
+    void heldGroupsComeFirstMarkedHeldWithTheGuardsReasonAndHowToRelease() {
+        Group quiet = group("/usr/bin/sleep", 900, "/user.slice", 0, 0, 0.0);
+        Group held = group("/tmp/d/deploy.sh", 12, "/user.slice/app.scope", 12, 0, 0.0);
+        view.held(Map.of(held.command(), new dev.runaway.guard.HeldGroup(held.command(), held.cgroup(), dev.runaway.guard.GuardRule.GROWING_RECURSION,
+                "its command recurs 8 times along one line", WALL, "FREEZE_CGROUP", 12, 1000, false)));
+        String frame = view.frame(snapshot(quiet, held), FRESH, Map.of(), 160, 30, false);
+        assertThat(frame).contains("HELD /tmp/d/deploy.sh by the guard: its command recurs 8 times")
+                .contains("runaway guard --release '/tmp/d/deploy.sh'");
+        List<String> rows = java.util.Arrays.stream(frame.split("\r\n")).filter(l -> !l.contains("by the guard") && (l.contains("/usr/bin/sleep") || l.contains("HELD /tmp/d"))).toList();
+        assertThat(rows.get(0)).as("over SSH the held group is the first row").contains("HELD /tmp/d/deploy.sh");
+    }
+
+    @Test
     void aLateScanIsSaidWithItsReason() {
         ScanStatus late = new ScanStatus(6.2, 5.9, 4.1, 5012, 3400, 2900, 2);
         String frame = view.frame(snapshot(group("/usr/bin/a", 1, "", 0, 0, Double.NaN)), late, Map.of(), 200, 30, false);
