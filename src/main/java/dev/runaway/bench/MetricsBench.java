@@ -40,7 +40,7 @@ public final class MetricsBench {
     public record Result(int sleepers, int processesSeen, int top, double secondsAlone, double secondsScraped,
                          double cpuCoresAlone, double cpuCoresScraped, long rssBytes, long peakRssBytes, int scrapes,
                          double scrapeMedianMs, double scrapeWorstMs, long scrapeBytes, long openMetricsBytes, int series,
-                         double scanMedianMs, double firstScanSeconds) {
+                         double scanMedianMs, double firstScanSeconds, boolean guard, int held) {
     }
 
     private final int sleepers;
@@ -49,7 +49,15 @@ public final class MetricsBench {
     private final PrintWriter progress;
     private final HttpClient http = HttpClient.newHttpClient();
 
+    private final boolean guard;
+
     public MetricsBench(int sleepers, int top, Duration phase, PrintWriter progress) {
+        this(sleepers, top, phase, progress, false);
+    }
+
+    /** With {@code guard}: {@code runaway guard --listen} (the guard on the exporter's own sampler) instead of {@code runaway metrics}. */
+    public MetricsBench(int sleepers, int top, Duration phase, PrintWriter progress, boolean guard) {
+        this.guard = guard;
         this.sleepers = sleepers;
         this.top = top;
         this.phase = phase;
@@ -67,7 +75,9 @@ public final class MetricsBench {
             command.addAll(ScanBench.CONSOLE_JVM_OPTIONS);
             command.addAll(List.of("-cp", System.getProperty("java.class.path"),
                     "-Drunaway.native.dir=" + NativeBinaries.find(NativeBinaries.SANDBOX).getParent(),
-                    "dev.runaway.cli.Main", "metrics", "--listen", "127.0.0.1:0", "--top", Integer.toString(top)));
+                    "-Drunaway.guard.dir=" + Files.createTempDirectory("bench-guard"), "-Drunaway.lineage.dir=" + Files.createTempDirectory("bench-lineage"),
+                    "dev.runaway.cli.Main"));
+            command.addAll(guard ? List.of("guard", "--listen", "127.0.0.1:0") : List.of("metrics", "--listen", "127.0.0.1:0", "--top", Integer.toString(top)));
             long started = System.nanoTime();
             Process jvm = jvmBox.start(new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD));
             int port = port(jvm);
@@ -98,13 +108,14 @@ public final class MetricsBench {
                 }
             });
             long openMetrics = scrape(port, OPEN_METRICS).body().getBytes(StandardCharsets.UTF_8).length;
+            int held = (int) scrape(port, null).body().lines().filter(l -> l.startsWith("runaway_guard_held{")).count();
             long rss = status(jvm.pid(), "VmRSS:");
             long peak = status(jvm.pid(), "VmHWM:");
             jvm.destroy();
             jvm.waitFor();
             return new Result(sleepers, seen, top, phase.toSeconds(), phase.toSeconds(), alone, scraped, rss, peak, times.size(),
                     median(times), times.stream().mapToDouble(Double::doubleValue).max().orElse(0), size[0], openMetrics, (int) size[1],
-                    median(scans), firstScan);
+                    median(scans), firstScan, guard, held);
         }
     }
 
@@ -135,7 +146,7 @@ public final class MetricsBench {
         return -1;
     }
 
-    private static int port(Process jvm) throws IOException {
+    private int port(Process jvm) throws IOException {
         BufferedReader err = new BufferedReader(new InputStreamReader(jvm.getErrorStream(), StandardCharsets.UTF_8));
         StringBuilder said = new StringBuilder();
         for (String line = err.readLine(); line != null; line = err.readLine()) {
@@ -144,7 +155,8 @@ public final class MetricsBench {
             if (m.find()) {
                 Thread drain = new Thread(() -> {
                     try {
-                        err.transferTo(java.io.Writer.nullWriter());
+                        // The guard's lines (a hold, a notice) are the bench's finding too: shown as they come.
+                        for (String l = err.readLine(); l != null; l = err.readLine()) if (l.startsWith("runaway guard:")) say("%s", l);
                     } catch (IOException e) {
                         // the exporter ended
                     }

@@ -79,6 +79,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, ratioToC")
     boolean json;
 
+    @Option(names = "--guard", description = "metrics: run runaway guard (the guard on the exporter's sampler) instead of runaway metrics")
+    boolean guard;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -226,13 +229,14 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** {@code bench metrics}: what runaway metrics costs with --procs sleepers running. */
     private int metrics(PrintWriter out, PrintWriter err) throws Exception {
-        var r = new dev.runaway.bench.MetricsBench(procs, 20, Duration.ofSeconds(seconds), err).run();
+        var r = new dev.runaway.bench.MetricsBench(procs, 20, Duration.ofSeconds(seconds), err, guard).run();
         if (json) {
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
             return 0;
         }
-        out.printf("runaway metrics with %,d sleepers (%,d processes seen, first scan served after %.1f s), --top %d%n",
-                r.sleepers(), r.processesSeen(), r.firstScanSeconds(), r.top());
+        out.printf("runaway %s with %,d sleepers (%,d processes seen, first scan served after %.1f s), --top %d%s%n",
+                r.guard() ? "guard (metrics on the same sampler)" : "metrics", r.sleepers(), r.processesSeen(), r.firstScanSeconds(), r.top(),
+                r.guard() ? "; groups held: " + r.held() : "");
         out.printf("CPU: %.2f cores left alone (%.0f s), %.2f cores scraped every second (%.0f s); scan median %.0f ms%n",
                 r.cpuCoresAlone(), r.secondsAlone(), r.cpuCoresScraped(), r.secondsScraped(), r.scanMedianMs());
         out.printf("memory: RSS %s, peak %s%n", Units.bytes(r.rssBytes()), Units.bytes(r.peakRssBytes()));

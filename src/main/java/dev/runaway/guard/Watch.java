@@ -31,7 +31,7 @@ public final class Watch {
     }
 
     private static final class Seen {
-        int repeats;
+        int repeats = -1; // not seen yet: a line found deep at first sight has not been seen deepening
         double deepenedAt = Double.NEGATIVE_INFINITY;
         double atCapSince = Double.NaN, atCapLast = Double.NaN;
         double exhaustingSince = Double.NaN, exhaustingLast = Double.NaN;
@@ -55,7 +55,7 @@ public final class Watch {
         for (Group g : snapshot.groups()) {
             present.add(g.command());
             Seen s = seen.computeIfAbsent(g.command(), k -> new Seen());
-            if (g.repeats() > s.repeats) s.deepenedAt = now;
+            if (s.repeats >= 0 && g.repeats() > s.repeats) s.deepenedAt = now;
             s.repeats = g.repeats();
             boolean atCap = g.atCap();
             if (atCap) {

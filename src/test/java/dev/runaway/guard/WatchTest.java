@@ -40,6 +40,13 @@ class WatchTest {
     }
 
     @Test
+    void aDeepTreeFoundAtFirstSightIsNotDeepening() {
+        // bench metrics: 50,000 sleepers forked as a balanced tree, 16 levels of one binary, there before the guard.
+        assertThat(at(0, group("/x/runaway-drill-worker", 50_000, true, 16, false, OptionalDouble.empty()))).isEmpty();
+        assertThat(at(1, group("/x/runaway-drill-worker", 50_000, true, 16, false, OptionalDouble.empty()))).isEmpty();
+    }
+
+    @Test
     void deepRecursionThatStoppedDeepeningIsLeftAlone() {
         at(0, group("/usr/bin/make", 40, true, 7, false, OptionalDouble.empty()));
         assertThat(at(11, group("/usr/bin/make", 40, true, 7, false, OptionalDouble.empty()))).as("deep, but not deepening for 10 s").isEmpty();
