@@ -159,7 +159,7 @@ class RunawayCollectorTest {
         return new ExporterHealth(Path.of("/proc/self"), 4096);
     }
 
-    static String write(RunawayCollector c, boolean openMetrics) throws IOException {
+    static String write(io.prometheus.metrics.model.registry.MultiCollector c, boolean openMetrics) throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(c);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
