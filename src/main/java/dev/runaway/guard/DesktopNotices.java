@@ -173,12 +173,8 @@ public final class DesktopNotices implements Guard.Notices {
         b.start();
     }
 
-    private static int gidOf(int uid) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/etc/passwd"))) {
-            String[] f = line.split(":");
-            if (f.length > 3 && f[2].equals(Integer.toString(uid))) return Integer.parseInt(f[3]);
-        }
-        return uid;
+    private static int gidOf(int uid) {
+        return Users.gidOf(uid);
     }
 
     private void say(String line) {

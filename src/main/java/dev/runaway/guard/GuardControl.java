@@ -120,12 +120,7 @@ public final class GuardControl implements AutoCloseable {
 
     /** A user's uid by name (the principal names the peer's uid as a name, or as digits when it has none). */
     static int uidOfName(String name) throws IOException {
-        if (name.chars().allMatch(Character::isDigit)) return Integer.parseInt(name);
-        for (String line : Files.readAllLines(Path.of("/etc/passwd"))) {
-            String[] f = line.split(":");
-            if (f.length > 2 && f[0].equals(name)) return Integer.parseInt(f[2]);
-        }
-        throw new IOException("no uid for " + name);
+        return Users.uidOf(name).orElseThrow(() -> new IOException("no uid for " + name));
     }
 
     private static String readLine(SocketChannel peer) throws IOException {

@@ -199,18 +199,6 @@ public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration
     }
 
     private static int uid(String v) throws Invalid {
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException byName) {
-            try {
-                for (String line : Files.readAllLines(Path.of("/etc/passwd"))) {
-                    String[] f = line.split(":");
-                    if (f.length > 2 && f[0].equals(v)) return Integer.parseInt(f[2]);
-                }
-            } catch (IOException | NumberFormatException e) {
-                // fall through
-            }
-            throw new Invalid("no user " + v);
-        }
+        return Users.uidOf(v).orElseThrow(() -> new Invalid("no user " + v));
     }
 }
