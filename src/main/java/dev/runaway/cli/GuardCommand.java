@@ -26,7 +26,8 @@ import java.util.concurrent.CountDownLatch;
 
 /** {@code runaway guard}: holds a runaway when nobody is watching, and hands the decision to a person (docs/guard.md). */
 @Command(name = "guard", mixinStandardHelpOptions = true,
-        description = {"Watches every fork and holds a group that crosses the policy's line: growing recursion, a cap refusing",
+        description = {"Holds a runaway reversibly when nobody is watching, and hands the decision to a person.",
+                "It watches every fork and holds a group that crosses the policy's line: growing recursion, a cap refusing",
                 "its forks, or exhaustion of memory or pids within minutes. A hold is reversible (its cgroup frozen, else",
                 "SIGSTOP of exactly its members), never a kill; its owner is told on their desktop (Open Runaway, Stop,",
                 "Release), the journal and the metrics say it, and scan, top and the console show it as HELD.",

@@ -51,7 +51,7 @@ class ForkLogTest {
         long before = log.since();
         kernel.loseSome();
         log.catchUp();
-        assertThat(log.since()).isGreaterThan(before);
+        assertThat(log.since()).as("from now: never earlier (the same tick when the loss comes at once)").isGreaterThanOrEqualTo(before);
         assertThat(log.recordOf(501, t)).isNull();
         assertThat(log.restarts()).isEqualTo(1);
     }
