@@ -40,10 +40,40 @@ import java.util.concurrent.TimeUnit;
  * {@code runaway scan} and the C reader take to list the table under that load. Figures only.
  */
 public final class PressingBench {
-    /** One way of stopping, on one drill. Times are from the start of the stop; -1 when never reached. */
+    /**
+     * One way of stopping, on one drill. Times are from the start of the stop (the launcher's
+     * start, Enter, the write) to growth stopped and to zero (the cgroup empty, or the stop's own
+     * count; its stable window not counted); -1 when never reached. Against the floor measured
+     * in the same run: the time to zero over it, and as a multiple of it (-1 without a floor).
+     */
     public record Stop(String method, int tasks, long millisToGrowthStopped, long millisToZero, boolean zeroConfirmed,
-                       int survivors, double loadAverageMax, String source, long planMillis, String note) {
+                       int survivors, double loadAverageMax, String source, long planMillis, String note,
+                       long overFloorMillis, double ratioToFloor) {
+        Stop(String method, int tasks, long millisToGrowthStopped, long millisToZero, boolean zeroConfirmed, int survivors,
+             double loadAverageMax, String source, long planMillis, String note) {
+            this(method, tasks, millisToGrowthStopped, millisToZero, zeroConfirmed, survivors, loadAverageMax, source, planMillis, note, -1, -1);
+        }
+
+        Stop against(long floorMillis) {
+            if (floorMillis <= 0 || millisToZero < 0) return this;
+            return new Stop(method, tasks, millisToGrowthStopped, millisToZero, zeroConfirmed, survivors, loadAverageMax, source,
+                    planMillis, note, millisToZero - floorMillis, Math.round(millisToZero * 100.0 / floorMillis) / 100.0);
+        }
+
+        /**
+         * Within issue 30's targets for a guided stop: growth stopped under 2 s from its start,
+         * zero confirmed (the stop's 2 s stable window included) within the floor + 3 s, nothing left.
+         */
+        public boolean withinTargets(long floorMillis) {
+            return zeroConfirmed && survivors == 0 && millisToGrowthStopped >= 0 && millisToGrowthStopped < GROWTH_TARGET_MILLIS
+                    && millisToZero >= 0 && floorMillis > 0 && millisToZero + STABLE_WINDOW_MILLIS <= floorMillis + OVER_FLOOR_TARGET_MILLIS;
+        }
     }
+
+    /** The targets of issue 30, at 20,000 pressing tasks (docs/guided-stop.md, "On fire"). */
+    public static final long GROWTH_TARGET_MILLIS = 2000;
+    public static final long OVER_FLOOR_TARGET_MILLIS = 3000;
+    static final long STABLE_WINDOW_MILLIS = dev.runaway.stop.StopEngine.STABLE_WINDOW.toMillis();
 
     /**
      * One listing of the process table under the load.
@@ -54,14 +84,21 @@ public final class PressingBench {
     public record Listing(String reader, int tasks, double millis, int processes, int pressingAfter) {
     }
 
-    public record Result(int pressing, List<Stop> stops, List<Listing> listings) {
+    /**
+     * @param floorMillis each measurement of the floor in this run (before the trials and after them)
+     * @param floor       their median: the reference every stop is set against
+     * @param launcher    what the command line's stop and scan were started through
+     */
+    public record Result(int pressing, List<Stop> stops, List<Listing> listings, List<Long> floorMillis, long floor, String launcher) {
     }
 
     /**
      * What the bench runs: each on a fresh drill per trial (the listings once, on a drill of their
      * own, first). FLOOR is no stop of ours: one {@code cgroup.kill} of N sleepers of the same
      * binary, nothing pressing, so its time to zero is the kernel's exit work alone, the least any
-     * stop can reach on this machine (not run unless asked).
+     * stop can reach on this machine. It is measured in every run that stops anything, before the
+     * trials and after them (the machine's floor moves between machines and over an hour: an
+     * absolute time says little); asked for, it is also measured in each trial.
      */
     public enum Method { CLI, CONSOLE, NAIVE, CGROUP_KILL, LISTINGS, FLOOR }
 
@@ -78,6 +115,7 @@ public final class PressingBench {
     private final java.util.Set<Method> methods;
     private final PrintWriter progress;
     private final ObjectMapper json = new ObjectMapper();
+    private final Launch launch = Launch.find();
 
     /** What the command line's stop is spawned from: the user's shell, in effect. */
     public enum Shell {
@@ -100,6 +138,9 @@ public final class PressingBench {
     public Result run() throws Exception {
         List<Stop> stops = new ArrayList<>();
         List<Listing> listings = new ArrayList<>();
+        List<Long> floors = new ArrayList<>();
+        boolean stopping = methods.stream().anyMatch(m -> m != Method.LISTINGS);
+        progress.printf("the command line's stop and scan start through %s%n", launch.words());
         CleanPages.beforeFire(progress);
         try (PidMax pidMax = PidMax.atLeast(tasks + tasksNow() + 16_384, progress);
              Sandbox tools = Sandboxes.create(SandboxSpec.of("bench-pressing-tools", 4096)
@@ -107,15 +148,29 @@ public final class PressingBench {
             // A listing stuck in the kernel cannot be killed until its read returns (ps once took 174 s,
             // the C reader 656 s): on a drill of its own, it cannot eat a stop's drill's lifetime.
             if (methods.contains(Method.LISTINGS)) listings.addAll(listings(tools));
+            if (stopping && !methods.contains(Method.FLOOR)) floors.add(floor().millisToZero());
             for (int t = 0; t < trials; t++) {
                 if (methods.contains(Method.CLI)) stops.add(guidedCli(tools));
                 if (methods.contains(Method.CONSOLE)) stops.add(consolePath());
                 if (methods.contains(Method.NAIVE)) stops.add(naiveLoop());
                 if (methods.contains(Method.CGROUP_KILL)) stops.add(cgroupKill());
-                if (methods.contains(Method.FLOOR)) stops.add(floor());
+                if (methods.contains(Method.FLOOR)) {
+                    Stop f = floor();
+                    stops.add(f);
+                    floors.add(f.millisToZero());
+                }
             }
+            if (stopping && !methods.contains(Method.FLOOR)) floors.add(floor().millisToZero());
         }
-        return new Result(tasks, stops, listings);
+        long floor = median(floors.stream().filter(f -> f > 0).toList());
+        return new Result(tasks, stops.stream().map(s -> s.against(floor)).toList(), listings, floors, floor, launch.words());
+    }
+
+    private static long median(List<Long> values) {
+        if (values.isEmpty()) return -1;
+        List<Long> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private Drill pressingAtCap() throws Exception {
@@ -147,7 +202,7 @@ public final class PressingBench {
             Path out = Files.createTempFile("runaway-bench-stop", ".json");
             Path err = Files.createTempFile("runaway-bench-stop", ".err");
             try {
-                ProcessBuilder command = new ProcessBuilder(launcher(), "stop", "--command", key(drill), "--yes", "--json")
+                ProcessBuilder command = new ProcessBuilder(launch.path(), "stop", "--command", key(drill), "--yes", "--json")
                         .redirectOutput(out.toFile()).redirectError(err.toFile());
                 Process stop;
                 long start;
@@ -177,12 +232,13 @@ public final class PressingBench {
                 JsonNode j = ended && text.contains("{") ? json.readTree(text.substring(text.indexOf('{'))) : null;
                 String errTail = tail(err, 3);
                 if (j != null && j.has("millisToGrowthStopped")) {
-                    Stop s = new Stop("guided CLI", tasks, j.get("millisToGrowthStopped").asLong(), j.path("millisToZero").asLong(-1),
+                    Stop s = new Stop("guided CLI", tasks, j.get("millisToGrowthStopped").asLong(), j.path("timings").path("launcherToZero").asLong(-1),
                             j.path("zeroConfirmed").asBoolean(), j.path("survivors").size(), watch.loadMax(), "the command's JSON", -1,
                             "outside: growth stopped " + watch.millisToGrowthStopped() + " ms, the last fork refused "
                             + watch.millisToPressureEnded() + " ms, zero " + watch.millisToZero()
                             + " ms after the bench spawned it; " + phases(j, spawned));
-                    progress.printf("  growth stopped %,d ms, zero %,d ms after; %s%n", s.millisToGrowthStopped(), s.millisToZero(), s.note());
+                    progress.printf("  growth stopped %,d ms, zero %,d ms (both from the launcher's start); %s%n", s.millisToGrowthStopped(),
+                            s.millisToZero(), s.note());
                     progress.flush();
                     return s;
                 }
@@ -401,7 +457,7 @@ public final class PressingBench {
         try (Drill drill = pressingAtCap()) {
             for (int round = 0; round < (tasks > 10_000 ? 1 : 2); round++) {
                 out.add(timed(tools, drill, "ps -eo pid,ppid,args", List.of("ps", "-eo", "pid,ppid,args"), true));
-                out.add(timed(tools, drill, "runaway scan --json --window 0s", List.of(launcher(), "scan", "--json", "--window", "0s"), false));
+                out.add(timed(tools, drill, "runaway scan --json --window 0s", List.of(launch.path(), "scan", "--json", "--window", "0s"), false));
                 out.add(timed(tools, drill, "C reader (open/read/close stat)", List.of(reader, "1"), false));
             }
         }
@@ -466,13 +522,55 @@ public final class PressingBench {
         return 0;
     }
 
-    /** The {@code runaway} launcher of this checkout (beside target/), else the installed one. */
-    static String launcher() throws Exception {
-        Path classes = Path.of(PressingBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path checkout = classes.getParent() == null ? null : classes.getParent().getParent();
-        if (checkout != null && Files.isExecutable(checkout.resolve("runaway"))) return checkout.resolve("runaway").toString();
-        return "runaway";
+    /**
+     * What the command line's stop is started through. As a user does: the package's {@code
+     * /usr/bin/runaway}, which is the static runaway-rt (no shell, no {@code env}, no dynamic
+     * loader before its real-time switch and its first lever). The checkout's {@code ./runaway} is
+     * a bash script started through {@code /usr/bin/env}: at 20,000 pressing tasks that exec
+     * waited in a page fault for 180 s before the script's first line (this sitting, trial 1),
+     * so its figures are the checkout's, not a user's; the table says which was used.
+     */
+    record Launch(String path, String words) {
+        static Launch find() {
+            Path installed = Path.of(INSTALLED);
+            if (isElf(installed)) {
+                return new Launch(INSTALLED, INSTALLED + " (the package's static runaway-rt, " + installedVersion() + ")");
+            }
+            try {
+                Path classes = Path.of(PressingBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                Path checkout = classes.getParent() == null ? null : classes.getParent().getParent();
+                if (checkout != null && Files.isExecutable(checkout.resolve("runaway"))) {
+                    return new Launch(checkout.resolve("runaway").toString(), checkout.resolve("runaway")
+                            + " (the checkout's bash launcher: NOT the package's way; install the package for a user's figures)");
+                }
+            } catch (java.net.URISyntaxException | RuntimeException e) {
+                // no checkout beside the classes
+            }
+            return new Launch("runaway", "runaway on the PATH");
+        }
+
+        private static boolean isElf(Path file) {
+            try (var in = Files.newInputStream(file)) {
+                byte[] magic = in.readNBytes(4);
+                return magic.length == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+            } catch (IOException e) {
+                return false;
+            }
+        }
+
+        /** The installed package's version, read before any fire (a dpkg query). */
+        private static String installedVersion() {
+            try {
+                Process p = new ProcessBuilder("dpkg-query", "-W", "-f", "${Version}", "runaway").redirectErrorStream(true).start();
+                String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+                return p.waitFor() == 0 && !v.isEmpty() ? "version " + v : "not from a package";
+            } catch (IOException | InterruptedException e) {
+                return "version unknown";
+            }
+        }
     }
+
+    static final String INSTALLED = "/usr/bin/runaway";
 
     private static int tasksNow() throws IOException {
         String[] f = new ProcReader(PROC).text("loadavg").orElse("0 0 0 0/0 0").trim().split("\\s+");

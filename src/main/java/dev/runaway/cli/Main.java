@@ -22,7 +22,9 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         dev.runaway.sys.Jna.knownPaths(); // before anything loads JNA
         EarlyScan.beginFor(args);
-        System.exit(args.length > 0 && args[0].equals("scan") ? scanAlone(args) : commandLine().execute(args));
+        String first = args.length > 0 ? args[0] : "";
+        System.exit(first.equals("scan") ? alone(new ScanCommand(), args) : first.equals("stop") ? alone(new StopCommand(), args)
+                : commandLine().execute(args));
     }
 
     static CommandLine commandLine() {
@@ -30,13 +32,15 @@ public final class Main implements Runnable {
     }
 
     /**
-     * {@code runaway scan} parsed by a command line of the scan command alone: modelling every
-     * subcommand takes picocli about 100 ms of CPU in a cold JVM, which on two cores the scan's
-     * reading threads were waiting for (a one-shot scan is to be as quick as ps).
+     * {@code runaway scan} and {@code runaway stop} parsed by a command line of that command
+     * alone: modelling every subcommand takes picocli about 100 ms of CPU in a cold JVM, which on
+     * two cores the scan's reading threads were waiting for (a one-shot scan is to be as quick as
+     * ps), and which a stop during a fire spends before it can kill.
      */
-    static int scanAlone(String[] args) {
-        CommandLine scan = configured(new CommandLine(new ScanCommand())).setCommandName("runaway scan");
-        return scan.execute(java.util.Arrays.copyOfRange(args, 1, args.length));
+    static int alone(Object command, String[] args) {
+        String name = "runaway " + args[0];
+        CommandLine alone = configured(new CommandLine(command)).setCommandName(name);
+        return alone.execute(java.util.Arrays.copyOfRange(args, 1, args.length));
     }
 
     private static CommandLine configured(CommandLine commandLine) {

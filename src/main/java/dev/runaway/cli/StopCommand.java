@@ -107,28 +107,31 @@ public final class StopCommand implements Callable<Integer> {
         long enteredMicros = epochMicros();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Selector selector = selector();
-        if (selector == null) {
-            int pid = selection.pid != null ? selection.pid : selection.chain;
-            err.println("runaway stop: refused: " + (pid <= 1 ? "pid " + pid + " is init or the kernel" : "no process " + pid));
-            return 4;
-        }
         boolean root = LibC.INSTANCE.geteuid() == 0;
         // As root the launcher's runaway-rt may have frozen them before this JVM started: adopted below, or undone.
         Optional<FirstLever> rt = yes ? FirstLever.of(environment, ProcessHandle.current().pid()) : Optional.empty();
+        Selector selector = selector(rt);
         try (Actuator actuator = new Actuator(PROC, root ? forStop -> null : dev.runaway.stop.InstalledHelper::start)) {
+            if (selector == null) {
+                int pid = selection.pid != null ? selection.pid : selection.chain;
+                err.println("runaway stop: refused: " + (pid <= 1 ? "pid " + pid + " is init or the kernel" : "no process " + pid));
+                rt.filter(FirstLever::frozen).ifPresent(l -> undo(actuator, l, err));
+                return 4;
+            }
             try {
                 return stop(actuator, selector, rt, entered, enteredMicros, out, err);
             } catch (Exception | Error e) {
                 // Nothing stays frozen on runaway-rt's word alone (the engine's own restore does the same for its levers).
-                rt.filter(FirstLever::frozen).ifPresent(l -> {
-                    if (!l.pidsMax().isEmpty()) actuator.adoptPidsCap(l.cgroup(), l.pidsMax(), l.pidsOld());
-                    thaw(actuator, l.cgroup());
-                    err.println("runaway stop: thawed " + l.cgroup() + " again and put its pids.max back");
-                });
+                rt.filter(FirstLever::frozen).ifPresent(l -> undo(actuator, l, err));
                 throw e;
             }
         }
+    }
+
+    private static void undo(Actuator actuator, FirstLever l, PrintWriter err) {
+        if (!l.pidsMax().isEmpty()) actuator.adoptPidsCap(l.cgroup(), l.pidsMax(), l.pidsOld());
+        thaw(actuator, l.cgroup());
+        err.println("runaway stop: thawed " + l.cgroup() + " again and put its pids.max back");
     }
 
     private int stop(Actuator actuator, Selector selector, Optional<FirstLever> rt, long entered, long enteredMicros, PrintWriter out,
@@ -144,7 +147,10 @@ public final class StopCommand implements Callable<Integer> {
                 : EarlyFreeze.Attempt.not("not confirmed on the command line (--yes)", java.util.Map.of());
         Optional<EarlyFreeze.Frozen> early = attempt.frozen();
         long earlyDone = System.nanoTime();
-        StopSession session = core.open(selector).prepare(early.map(f -> EarlyFreeze.targetsOf(PROC, selector, f, actuator)).orElse(null));
+        // A key's or a cgroup's targets are the frozen cgroup's kernel list; a process's or a chain's
+        // are read in full (their lineage, placements), which waits on nothing while they are frozen.
+        StopSession session = core.open(selector).prepare(early.filter(f -> selector.rootProcess() == null)
+                .map(f -> EarlyFreeze.targetsOf(PROC, selector, f, actuator)).orElse(null));
         long planned = System.nanoTime();
         if (session.state() != StopSession.State.READY) {
             err.println("runaway stop: refused: " + session.refusal().map(StopSession.Refusal::words).orElse("nothing to stop"));
@@ -228,12 +234,19 @@ public final class StopCommand implements Callable<Integer> {
         }
     }
 
-    /** The selector typed, or null when its process does not exist (or is init). */
-    private Selector selector() {
+    /**
+     * The selector typed, or null when its process does not exist (or is init). A root that
+     * runaway-rt read before it froze its cgroup is that very process (its start time), also
+     * when it exited since: its descendants are still the stop's.
+     */
+    private Selector selector(Optional<FirstLever> rt) {
         if (selection.command != null) return new Selector.Command(selection.command);
         if (selection.cgroup != null) return new Selector.Cgroup(selection.cgroup);
         int pid = selection.pid != null ? selection.pid : selection.chain;
         if (pid <= 1) return null;
+        Optional<Selector> frozenFor = rt.filter(FirstLever::frozen).flatMap(FirstLever::selector)
+                .filter(s -> s.rootProcess() != null && s.rootProcess().pid() == pid && (s instanceof Selector.Process) == (selection.pid != null));
+        if (frozenFor.isPresent()) return frozenFor.get();
         Optional<ProcStat> s = ProcStat.read(PROC, pid);
         if (s.isEmpty()) return null;
         return selection.pid != null ? new Selector.Process(s.get().identity()) : new Selector.Chain(s.get().identity());

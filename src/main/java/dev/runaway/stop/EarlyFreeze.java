@@ -6,6 +6,7 @@ import dev.runaway.procfs.ProcStat;
 
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -128,10 +129,14 @@ public final class EarlyFreeze {
     /**
      * Takes over the freeze runaway-rt's first lever made before this JVM started ({@link
      * FirstLever}): its pids.max is put back with the stop's restore, and every process in the
-     * frozen cgroup is checked as after this class's own freeze (the key's exe, or a descendant
-     * of one of its processes; one still mid-exec when the freeze came is asked again for a while,
-     * see {@link #exesInTime}). A stranger, an
-     * excluded process, or a key other than the selector's: thawed and pids.max put back at once.
+     * frozen cgroup is checked as after this class's own freeze. For a key: the key's exe, or a
+     * descendant of one of its processes (one still mid-exec when the freeze came is asked again
+     * for a while, see {@link #exesInTime}). For a cgroup: it is the one frozen. For a process or a
+     * chain: the root, a descendant of it by the parents the members' stats name, or a process
+     * adopted by init that runs the root's executable (the evidence {@link Placement} takes: the
+     * same cgroup and command); the plan then reads the selector in full while they are frozen. A
+     * stranger, an excluded process, or a lever made for another selector than this stop's:
+     * thawed and pids.max put back at once.
      *
      * @param atNanos when the freeze was written, on this JVM's System.nanoTime clock
      */
@@ -144,10 +149,18 @@ public final class EarlyFreeze {
         long t = System.nanoTime();
         String stranger;
         Set<Integer> members = actions.members(cgroup);
-        if (!(selector instanceof Selector.Command c) || !c.key().startsWith("/")) {
-            stranger = "the stop's selector is not the binary's key runaway-rt froze for";
+        if (!lever.selector().equals(Optional.of(selector))) {
+            stranger = "runaway-rt froze for " + lever.selector().map(Selector::label).orElse("nothing") + ", not for this stop's "
+                    + selector.label();
         } else if (members.isEmpty()) {
             stranger = "the cgroup " + cgroup + " is empty";
+        } else if (selector instanceof Selector.Cgroup c) {
+            stranger = c.path().equals(cgroup) ? excluded(exclusions, members, cgroup) : "runaway-rt froze " + cgroup + ", not " + c.path();
+        } else if (selector.rootProcess() != null) {
+            stranger = excluded(exclusions, members, cgroup);
+            if (stranger == null) stranger = notDescended(proc, selector.rootProcess(), members, cgroup);
+        } else if (!(selector instanceof Selector.Command c) || !c.key().startsWith("/")) {
+            stranger = "the stop's selector is not a binary's key, a cgroup, a process or a chain";
         } else {
             stranger = excluded(exclusions, members, cgroup);
             if (stranger == null) {
@@ -169,6 +182,46 @@ public final class EarlyFreeze {
         }
         return new Attempt(Optional.of(new Frozen(cgroup, members.size(), !lever.pidsMax().isEmpty(), atNanos, atNanos, atNanos, phases)),
                 (lever.pidsMax().isEmpty() ? "froze " : "pids.max 0 and froze ") + cgroup + " (runaway-rt, before this JVM started)", phases);
+    }
+
+    /**
+     * The first member of the frozen cgroup that neither is the root nor descends from it (by the
+     * parents its members' stats name: frozen, none is mid-fork) nor from an adopted member (its
+     * parent no member: init, a subreaper) that runs the root's executable (the evidence {@link
+     * Placement} takes, the same cgroup and command); described, or null when there is none.
+     */
+    private static String notDescended(Path proc, dev.runaway.model.ProcessIdentity root, Set<Integer> members, String cgroup) {
+        dev.runaway.procfs.StatsInTime.Result stats = dev.runaway.procfs.StatsInTime.read(proc, List.copyOf(members), STALL_MILLIS, RETRY_MILLIS);
+        if (!stats.unread().isEmpty()) return stats.unread().size() + " members' stat not read in time (their parents unknown)";
+        java.util.Map<Integer, Integer> parents = new java.util.HashMap<>();
+        stats.stats().forEach((pid, st) -> {
+            if (!st.isZombie()) parents.put(pid, st.ppid());
+        });
+        boolean rootAlive = ProcStat.read(proc, root.pid()).filter(st -> st.identity().equals(root) && !st.isZombie()).isPresent();
+        String rootExe = rootAlive ? new ProcReader(proc).exe(root.pid()) : "";
+        // Each line up the parents ends at the root, or at its top: a member whose parent is none.
+        // Memoized by the line's end (a linear chain is thousands of levels deep).
+        java.util.Map<Integer, Integer> endOf = new java.util.HashMap<>();
+        java.util.Map<Integer, String> tops = new java.util.HashMap<>(); // a top's exe, read once
+        for (int pid : parents.keySet()) {
+            List<Integer> line = new java.util.ArrayList<>();
+            Integer at = pid;
+            while (!endOf.containsKey(at) && !(at == root.pid() && rootAlive) && parents.containsKey(parents.get(at)) && line.size() <= parents.size()) {
+                line.add(at);
+                at = parents.get(at);
+            }
+            int end = endOf.getOrDefault(at, at);
+            line.add(at);
+            for (int p : line) endOf.put(p, end);
+            if (end == root.pid() && rootAlive) continue;
+            String exe = tops.computeIfAbsent(end, top -> exesInTime(proc, List.of(top)).getOrDefault(top, ""));
+            if (!rootExe.isEmpty() && rootExe.equals(exe)) continue;
+            if (ProcStat.read(proc, pid).filter(st -> !st.isZombie()).isEmpty()) continue; // gone
+            return "pid " + pid + (end == pid ? "" : " (below pid " + end + ")") + " in " + cgroup + " does not descend from "
+                    + (rootAlive ? "pid " + root.pid() : "pid " + root.pid() + ", gone,") + " (parent " + parents.get(end) + ", "
+                    + (exe.isEmpty() ? "its executable not read" : exe) + ")";
+        }
+        return null;
     }
 
     /**

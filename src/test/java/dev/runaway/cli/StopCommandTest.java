@@ -94,6 +94,49 @@ class StopCommandTest {
         }
     }
 
+    /**
+     * The first lever for the other selectors: a chain's root and its descendants (--pid,
+     * --chain), a cgroup (--cgroup). runaway-rt freezes before the JVM; the stop adopts it (its
+     * own check of every member), reaches zero and puts pids.max back.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"--pid", "--chain", "--cgroup"})
+    void theLaunchersFirstLeverServesPidChainAndCgroupStops(String option, @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
+            throws Exception {
+        try (Drill drill = Drills.start(Scenario.LINEAR, 45, Duration.ofMinutes(2), false);
+             dev.runaway.sandbox.Sandbox launcher = dev.runaway.sandbox.Sandboxes.create(dev.runaway.sandbox.SandboxSpec.of("test-stop-launcher", 8))) {
+            dev.runaway.sandbox.Caps.awaitRefusedFork(drill.sandbox(), 30);
+            var dirs = ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs();
+            java.nio.file.Path pidsMax = dirs.pids().resolve("pids.max");
+            String before = java.nio.file.Files.readString(pidsMax).trim();
+            String value = option.equals("--cgroup") ? "/" + java.nio.file.Path.of("/sys/fs/cgroup/unified").relativize(dirs.unified())
+                    : Integer.toString(topOf(drill.sandbox().memberPids()));
+
+            java.util.Map<String, String> env = new java.util.HashMap<>(
+                    dev.runaway.stop.FirstLeverLaunchTest.run(launcher, temp, "stop", option, value, "--yes", "--json"));
+            assertThat(env).as(env.get("output")).containsKey("RUNAWAY_FIRST_LEVER_CGROUP");
+            assertThat(env.get("RUNAWAY_FIRST_LEVER_SELECTOR")).startsWith(option.substring(2) + ":");
+            assertThat(java.nio.file.Files.readString(pidsMax).trim()).isEqualTo("0");
+            env.put("RUNAWAY_FIRST_LEVER_PID", Long.toString(ProcessHandle.current().pid())); // this JVM stands in for the launcher's
+
+            Run stopped = run("", env, "stop", option, value, "--yes", "--json");
+            assertThat(stopped.status()).as(stopped.err() + stopped.out()).isZero();
+            JsonNode plan = new ObjectMapper().readTree(stopped.out()).get("plan");
+            assertThat(plan.get("firstLever").get("frozen").asBoolean()).isTrue();
+            assertThat(plan.get("earlyFreeze").get("kept").asBoolean()).as(plan.get("earlyFreeze").toString()).isTrue();
+            assertThat(plan.get("lever").asText()).isEqualTo("FREEZE_CGROUP");
+            assertThat(drill.sandbox().memberPids()).isEmpty();
+            assertThat(java.nio.file.Files.readString(pidsMax).trim()).isEqualTo(before);
+        }
+    }
+
+    /** The chain's top: the member whose parent is no member. */
+    private static int topOf(java.util.Set<Integer> members) {
+        var proc = java.nio.file.Path.of("/proc");
+        return members.stream().filter(pid -> dev.runaway.procfs.ProcStat.read(proc, pid).map(st -> !members.contains(st.ppid())).orElse(false))
+                .findFirst().orElseThrow();
+    }
+
     @Test
     void refusalsAreInWordsWithTheirOwnStatus() {
         Run init = run("", "stop", "--pid", "1", "--yes");

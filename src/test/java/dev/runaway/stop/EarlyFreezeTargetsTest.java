@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -77,7 +78,7 @@ class EarlyFreezeTargetsTest {
     void aChildMidExecWhoseStatWaitsIsTakenForAChildByItsStatusAndTheFreezeIsAdopted() throws Exception {
         Path proc = dir.resolve("proc");
         var machine = cgroupWithAChildMidExec(proc);
-        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 40, 0, 8, "", Map.of());
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 40, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
 
         long t0 = System.nanoTime();
         EarlyFreeze.Attempt adopted = EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
@@ -112,7 +113,7 @@ class EarlyFreezeTargetsTest {
             }
             machine.spawn(pid, ppid);
         }
-        FirstLever lever = new FirstLever(CGROUP, "", "", 0, keyed + midExec, 0, 8, "", Map.of());
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, keyed + midExec, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
         try {
             EarlyFreeze.Attempt adopted = EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
             assertThat(adopted.frozen()).as(adopted.why()).isPresent();
@@ -183,7 +184,7 @@ class EarlyFreezeTargetsTest {
             return new ExeReads.Result(exes, Set.of(140));
         };
         try {
-            FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of());
+            FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
             return EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
         } finally {
             EarlyFreeze.exeReader = real;
@@ -216,7 +217,7 @@ class EarlyFreezeTargetsTest {
             if (pid != 140) Files.createSymbolicLink(p.resolve("exe"), Path.of(TOOL));
             machine.spawn(pid, 1);
         }
-        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of());
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
         return EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
     }
 
@@ -243,7 +244,7 @@ class EarlyFreezeTargetsTest {
         Files.writeString(p.resolve("stat"), FakeProc.statLine(140, "other", 'S', 1, 99, 99, 1, 1, 1, 5140, 10));
         Files.createSymbolicLink(p.resolve("exe"), Path.of("/usr/bin/other"));
         machine.spawn(140, 1);
-        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of());
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
 
         EarlyFreeze.Attempt adopted = EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
 

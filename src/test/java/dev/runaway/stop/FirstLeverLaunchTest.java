@@ -226,6 +226,7 @@ public class FirstLeverLaunchTest {
         env.put("RUNAWAY_FIRST_LEVER_PID", Long.toString(ProcessHandle.current().pid()));
         env.put("RUNAWAY_FIRST_LEVER_CGROUP", cgroupOf(first));
         env.put("RUNAWAY_FIRST_LEVER_AT", "1796083343.123456");
+        env.put("RUNAWAY_FIRST_LEVER_SELECTOR", "command:" + key);
         try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
             EarlyFreeze.Attempt attempt = adopt(FirstLever.of(env, ProcessHandle.current().pid()).orElseThrow(), actuator);
             assertThat(attempt.frozen()).isEmpty();
@@ -242,10 +243,123 @@ public class FirstLeverLaunchTest {
         for (String[] args : List.of(new String[] {"stop", "--command", key.toString()},
                 new String[] {"stop", "--command", key.toString(), "--yes", "--unknown"},
                 new String[] {"stop", "--command", "tool", "--yes"},
+                new String[] {"stop", "--command", key.toString(), "--pid", "4242", "--yes"},
+                new String[] {"stop", "--pid", "0042", "--yes"},
+                new String[] {"stop", "--pid", "1", "--yes"},
+                new String[] {"stop", "--cgroup", "relative/path", "--yes"},
                 new String[] {"scan", "--command", key.toString(), "--yes"})) {
             Map<String, String> env = lever(launcher, args);
             assertThat(env.get("RUNAWAY_FIRST_LEVER_REFUSED")).as(String.join(" ", args))
-                    .isEqualTo("not a confirmed stop of a binary's key (stop --command /KEY --yes)");
+                    .isEqualTo("not a confirmed stop (stop --command /KEY, --pid PID, --chain PID or --cgroup /PATH, with --yes)");
+        }
+        assertUntouched(runaway);
+    }
+
+    /** Started straight into the sandbox: a shell running SCRIPT, once its cgroup holds MEMBERS processes; its pid. */
+    private int tree(Sandbox s, String script, int members) throws Exception {
+        Process root = s.start(new ProcessBuilder("/bin/sh", "-c", script));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (s.memberPids().size() != members && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(s.memberPids()).hasSize(members);
+        return (int) root.pid();
+    }
+
+    private EarlyFreeze.Attempt adopt(FirstLever lever, Actuator actuator, Selector selector) {
+        return EarlyFreeze.adopt(Path.of("/proc"), selector, actuator, Exclusions.none((int) ProcessHandle.current().pid()), lever, System.nanoTime());
+    }
+
+    private static dev.runaway.model.ProcessIdentity identity(int pid) {
+        return dev.runaway.procfs.ProcStat.read(Path.of("/proc"), pid).orElseThrow().identity();
+    }
+
+    @Test
+    void aCgroupIsFrozenForItsOwnStopAndAdoptedOnlyForIt() throws Exception {
+        CgroupSandbox runaway = sandbox("by-cgroup");
+        keys(runaway, 3);
+        tree(runaway, "/bin/sleep 600 & exec /bin/sleep 600", 5);
+        Map<String, String> env = lever(sandbox("launcher"), "stop", "--cgroup", cgroupOf(runaway), "--yes");
+        assertThat(env).as(env.get("output")).doesNotContainKey("RUNAWAY_FIRST_LEVER_REFUSED");
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_SELECTOR")).isEqualTo("cgroup:" + cgroupOf(runaway));
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_MEMBERS")).isEqualTo("5");
+        assertThat(pidsMax(runaway)).isEqualTo("0");
+        assertThat(freezeAsked(runaway)).isTrue();
+        try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
+            EarlyFreeze.Attempt other = adopt(forThisJvm(env), actuator, new Selector.Cgroup(cgroupOf(runaway) + "-other"));
+            assertThat(other.frozen()).isEmpty();
+            assertThat(other.why()).contains("runaway-rt froze for cgroup " + cgroupOf(runaway)).contains("thawed at once");
+        }
+        assertUntouched(runaway);
+        env = lever(sandbox("launcher-again"), "stop", "--cgroup", cgroupOf(runaway), "--yes");
+        try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
+            EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator, new Selector.Cgroup(cgroupOf(runaway)));
+            assertThat(attempt.frozen()).as(attempt.why()).isPresent();
+            actuator.uncapPids(cgroupOf(runaway));
+            actuator.freeze(cgroupOf(runaway), false);
+        }
+        assertUntouched(runaway);
+    }
+
+    @Test
+    void aProcessAndItsDescendantsAloneInTheirCgroupAreFrozenByPidAndByChain() throws Exception {
+        CgroupSandbox runaway = sandbox("by-pid");
+        int root = tree(runaway, "/bin/sleep 600 & /bin/sleep 600 & /bin/sleep 600 & wait", 4);
+        for (String option : List.of("--pid", "--chain")) {
+            Map<String, String> env = lever(sandbox("launcher" + option), "stop", option, Integer.toString(root), "--yes", "--json");
+            assertThat(env).as(env.get("output")).doesNotContainKey("RUNAWAY_FIRST_LEVER_REFUSED");
+            var id = identity(root);
+            assertThat(env.get("RUNAWAY_FIRST_LEVER_SELECTOR")).isEqualTo(option.substring(2) + ":" + root + ":" + id.startTicks());
+            assertThat(freezeAsked(runaway)).isTrue();
+            try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
+                Selector selector = option.equals("--pid") ? new Selector.Process(id) : new Selector.Chain(id);
+                EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator, selector);
+                assertThat(attempt.frozen()).as(attempt.why()).isPresent();
+                actuator.uncapPids(cgroupOf(runaway));
+                actuator.freeze(cgroupOf(runaway), false);
+            }
+            assertUntouched(runaway);
+        }
+    }
+
+    /** A daemonizer's level: adopted (its parent is no member) and running the root's program: the evidence placement takes. */
+    @Test
+    void anAdoptedProcessOfTheRootsProgramIsTakenWithTheRoot() throws Exception {
+        CgroupSandbox runaway = sandbox("adopted");
+        int root = tree(runaway, "( /bin/sleep 600 & ) ; exec /bin/sleep 600", 2);
+        Map<String, String> env = lever(sandbox("launcher"), "stop", "--pid", Integer.toString(root), "--yes");
+        assertThat(env).as(env.get("output")).doesNotContainKey("RUNAWAY_FIRST_LEVER_REFUSED");
+        try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
+            EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator, new Selector.Process(identity(root)));
+            assertThat(attempt.frozen()).as(attempt.why()).isPresent();
+            actuator.uncapPids(cgroupOf(runaway));
+            actuator.freeze(cgroupOf(runaway), false);
+        }
+        assertUntouched(runaway);
+    }
+
+    @Test
+    void aStrangerBesideTheRootsTreeAndNothingIsTouched() throws Exception {
+        CgroupSandbox runaway = sandbox("pid-stranger");
+        int root = tree(runaway, "/bin/sleep 600 & wait", 2);
+        Process other = runaway.start(new ProcessBuilder(key.toString(), "600")); // started by this JVM: no descendant, another program
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (runaway.memberPids().size() < 3 && System.nanoTime() < deadline) Thread.sleep(20);
+        Map<String, String> env = lever(sandbox("launcher"), "stop", "--pid", Integer.toString(root), "--yes");
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_REFUSED")).as(env.get("output"))
+                .isEqualTo("pid " + other.pid() + " in " + cgroupOf(runaway) + " does not descend from pid " + root + " (adopted, runs " + key + ")");
+        assertUntouched(runaway);
+        // The JVM's own check finds it too, had runaway-rt sampled past it.
+        Files.writeString(runaway.dirs().unified().resolve("cgroup.freeze"), "1");
+        Map<String, String> made = new HashMap<>();
+        made.put("RUNAWAY_FIRST_LEVER_PID", Long.toString(ProcessHandle.current().pid()));
+        made.put("RUNAWAY_FIRST_LEVER_CGROUP", cgroupOf(runaway));
+        made.put("RUNAWAY_FIRST_LEVER_AT", "1796083343.123456");
+        made.put("RUNAWAY_FIRST_LEVER_SELECTOR", "pid:" + root + ":" + identity(root).startTicks());
+        try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
+            EarlyFreeze.Attempt attempt = adopt(FirstLever.of(made, ProcessHandle.current().pid()).orElseThrow(), actuator,
+                    new Selector.Process(identity(root)));
+            assertThat(attempt.frozen()).isEmpty();
+            assertThat(attempt.why()).contains("pid " + other.pid() + " in " + cgroupOf(runaway) + " does not descend from pid " + root)
+                    .contains("thawed at once");
         }
         assertUntouched(runaway);
     }

@@ -22,6 +22,7 @@ class FirstLeverTest {
         env.put("RUNAWAY_FIRST_LEVER_MEMBERS", "20000");
         env.put("RUNAWAY_FIRST_LEVER_UNKNOWN", "3");
         env.put("RUNAWAY_FIRST_LEVER_PHASES", "listPids=12,readExe=140,cgroupProcs=9,check=2,capAndFreeze=1");
+        env.put("RUNAWAY_FIRST_LEVER_SELECTOR", "command:/tmp/drill/cache/tool");
         return env;
     }
 
@@ -34,6 +35,7 @@ class FirstLeverTest {
         assertThat(l.atMicros()).isEqualTo(1796083343_123456L);
         assertThat(l.members()).isEqualTo(20000);
         assertThat(l.unknown()).isEqualTo(3);
+        assertThat(l.selector()).contains(new Selector.Command("/tmp/drill/cache/tool"));
         assertThat(l.phaseMillis()).containsExactly(Map.entry("listPids", 12L), Map.entry("readExe", 140L), Map.entry("cgroupProcs", 9L),
                 Map.entry("check", 2L), Map.entry("capAndFreeze", 1L));
     }
@@ -81,5 +83,21 @@ class FirstLeverTest {
         env = frozen();
         env.put("RUNAWAY_FIRST_LEVER_CGROUP", "relative");
         assertThat(FirstLever.of(env, PID).orElseThrow().frozen()).isFalse();
+    }
+
+    @Test
+    void theStopItFrozeForIsReadAsTheJvmsOwnSelector() {
+        var root = new dev.runaway.model.ProcessIdentity(812, 123456789);
+        assertThat(FirstLever.selector("pid:812:123456789")).contains(new Selector.Process(root));
+        assertThat(FirstLever.selector("chain:812:123456789")).contains(new Selector.Chain(root));
+        assertThat(FirstLever.selector("cgroup:/runaway-sandbox.1.drill")).contains(new Selector.Cgroup("/runaway-sandbox.1.drill"));
+        for (String bad : new String[] {"", "pid:812", "pid:0812:1", "pid:-1:1", "chain:812:x", "cgroup:relative", "command:tool", "scan:/x"}) {
+            assertThat(FirstLever.selector(bad)).as(bad).isEmpty();
+        }
+        Map<String, String> env = frozen();
+        env.remove("RUNAWAY_FIRST_LEVER_SELECTOR");
+        FirstLever l = FirstLever.of(env, PID).orElseThrow();
+        assertThat(l.frozen()).isFalse();
+        assertThat(l.refused()).isEqualTo("runaway-rt did not say which stop it froze for");
     }
 }
