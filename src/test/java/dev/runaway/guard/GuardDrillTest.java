@@ -46,7 +46,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * held within 2 s of crossing the policy's line and long before its cap, its owner told on a
  * desktop (a test's own session bus and notification service), shown as HELD; a release puts
  * back exactly what the hold changed; a guided stop takes a held group to zero. The guard holds
- * nothing outside this test's sandboxes (policy: watch-cgroup).
+ * nothing outside this test's sandboxes (policy: watch-cgroup). Nobody answering leaves a hold in
+ * force, unless the policy's kill-after says to stop it: then it goes to a confirmed zero.
  */
 @Tag("process")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -55,6 +56,8 @@ class GuardDrillTest {
     private static final Duration LIFETIME = Duration.ofMinutes(3);
     private final StringWriter journal = new StringWriter();
     private final Map<String, Long> heldAt = new ConcurrentHashMap<>();
+    private final Map<String, Long> endedAt = new ConcurrentHashMap<>();
+    private final Map<String, String> endedHow = new ConcurrentHashMap<>();
     private final List<Snapshot> seen = new CopyOnWriteArrayList<>();
     private LiveAnalysis live;
     private String guardDirBefore;
@@ -78,6 +81,11 @@ class GuardDrillTest {
     }
 
     private Guard guard(String cgroup, Guard.Notices notices) {
+        return guard(cgroup, GuardPolicy.DEFAULTS, notices);
+    }
+
+    /** A guard of POLICY that watches only CGROUP, timing when it holds and ends a hold. */
+    private Guard guard(String cgroup, GuardPolicy policy, Guard.Notices notices) {
         Actuator actuator = new Actuator(PROC, forStop -> null);
         StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
         Guard.Notices timed = new Guard.Notices() {
@@ -89,10 +97,12 @@ class GuardDrillTest {
 
             @Override
             public void ended(HeldGroup held, String how) {
+                endedAt.put(held.key(), System.nanoTime());
+                endedHow.put(held.key(), how);
                 notices.ended(held, how);
             }
         };
-        return new Guard(live, core, GuardPolicy.DEFAULTS.watchingOnly(List.of(cgroup)), false, timed, new PrintWriter(journal, true)).start();
+        return new Guard(live, core, policy.watchingOnly(List.of(cgroup)), false, timed, new PrintWriter(journal, true)).start();
     }
 
     private static String cgroupOf(Sandbox box) throws Exception {
@@ -194,6 +204,11 @@ class GuardDrillTest {
                 HeldGroup held = GuardState.read().get(key);
                 long crossedAt = crossed(key).orElseThrow();
                 assertThat((heldAt.get(key) - crossedAt) / 1e6).as("ms from crossing the line to held").isLessThan(2000);
+                // kill-after off (the default): nobody answers, and the hold stays, its processes alive and frozen.
+                java.util.Set<Integer> heldPids = drill.sandbox().memberPids();
+                await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8))
+                        .until(() -> GuardState.read().containsKey(key) && drill.sandbox().memberPids().equals(heldPids));
+                assertThat(g.ends().values()).as("no hold ended").containsOnly(0L);
                 long levelMiB = drill.info().levelMiB();
                 Group atHold = seen.get(seen.size() - 1).groups().stream().filter(x -> x.command().equals(key)).findFirst().orElseThrow();
                 assertThat(atHold.memoryBytes()).as("memory at the hold, well under half of what its cap of 400 levels allows")
@@ -221,6 +236,35 @@ class GuardDrillTest {
                 await().atMost(Duration.ofSeconds(10)).until(() -> !GuardState.read().containsKey(key));
                 assertThat(journal.toString()).contains("hold of " + key + " ended: gone");
                 assertThat(held.rule()).isEqualTo(GuardRule.GROWING_RECURSION);
+                assertThat(g.ends()).containsEntry(HoldEnd.GONE, 1L).containsEntry(HoldEnd.KILL_AFTER, 0L);
+            }
+        }
+    }
+
+    @Test
+    void aHoldNobodyAnswersForKillAfterIsStoppedToZeroByTheGuard() throws Exception {
+        try (Drill drill = Drills.start(Scenario.RECURSIVE, 200, LIFETIME, false)) {
+            String cgroup = cgroupOf(drill.sandbox());
+            try (Guard g = guard(cgroup, GuardPolicy.parse(List.of("kill-after = 3s")), Guard.Notices.NONE)) {
+                String key = heldKey(drill, 60);
+                HeldGroup held = GuardState.read().get(key);
+                assertThat(held.lever()).isEqualTo("FREEZE_CGROUP");
+                await().atMost(Duration.ofSeconds(60)).until(() -> endedAt.containsKey(key));
+                double heldSeconds = (endedAt.get(key) - heldAt.get(key)) / 1e9;
+                System.out.printf("kill-after 3 s: held %d processes (%s), confirmed zero and the hold ended %.2f s after the hold%n",
+                        held.processes(), held.rule(), heldSeconds);
+                assertThat(heldSeconds).as("held for kill-after, not less").isGreaterThanOrEqualTo(3.0);
+                assertThat(endedHow.get(key)).isEqualTo("stopped to zero: nobody answered in 3 s (policy kill-after)");
+                assertThat(drill.sandbox().memberPids()).as("zero: every process of the drill gone").isEmpty();
+                assertThat(GuardState.read()).as("the hold forgotten").doesNotContainKey(key);
+                assertThat(g.status()).isEmpty();
+                assertThat(read(cgroup, "cgroup.freeze")).as("the empty cgroup thawed again").isEqualTo("0");
+                assertThat(g.ends()).as("what runaway_guard_holds_ended_total says").containsEntry(HoldEnd.KILL_AFTER, 1L)
+                        .containsEntry(HoldEnd.GONE, 0L).containsEntry(HoldEnd.STOPPED, 0L);
+                assertThat(journal.toString())
+                        .contains("runaway guard: nobody answered the hold of " + key + " in 3 s (policy kill-after): stopping it to zero")
+                        .contains("runaway guard: stopped " + key + " (nobody answered in 3 s (policy kill-after)): ZERO_CONFIRMED")
+                        .contains("runaway guard: hold of " + key + " ended: stopped to zero");
             }
         }
     }
