@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.guard;
 
-import dev.runaway.sys.ThreadCredentials;
 import org.freedesktop.dbus.connections.impl.DBusConnection;
 import org.freedesktop.dbus.connections.impl.DBusConnectionBuilder;
 import org.freedesktop.dbus.types.UInt32;
@@ -19,9 +18,9 @@ import java.util.concurrent.Executors;
 
 /**
  * Tells the person who owns a held group, on their desktop: a freedesktop notification on their
- * own session bus ({@code /run/user/UID/bus}, reached as that user on one thread: {@link
- * ThreadCredentials}), critical and without timeout, with the actions "Open Runaway" (the
- * notification's default), "Stop" and "Release". Without a session bus (over SSH, a server)
+ * own session bus ({@code /run/user/UID/bus}, joined as that user: {@link UserBus}), critical and
+ * without timeout, with the actions "Open Runaway" (the notification's default), "Stop" and
+ * "Release". Without a session bus (over SSH, a server)
  * the journal line, the metrics, {@code top} and {@code runaway guard --status} say it instead.
  */
 public final class DesktopNotices implements Guard.Notices {
@@ -70,9 +69,9 @@ public final class DesktopNotices implements Guard.Notices {
             return;
         }
         try {
-            DBusConnection c = ThreadCredentials.as(h.owner(), gidOf(h.owner()), () -> DBusConnectionBuilder
-                    .forAddress("unix:path=" + bus).transportConfig().configureSasl().withSaslUid((long) h.owner()).back().back()
-                    .withShared(false).build());
+            // Only the socket's connect is the owner's (UserBus): the connection's threads stay root's.
+            DBusConnection c = DBusConnectionBuilder.forAddress(UserBus.address(bus, h.owner(), gidOf(h.owner())))
+                    .transportConfig().configureSasl().withSaslUid((long) h.owner()).back().back().withShared(false).build();
             Notifications n = c.getRemoteObject(Notifications.BUS_NAME, Notifications.PATH, Notifications.class);
             String name = h.key().substring(h.key().lastIndexOf('/') + 1);
             UInt32 id = n.Notify("Runaway", new UInt32(0), "dialog-warning", "Runaway held " + name + " (" + h.processes() + " processes)",

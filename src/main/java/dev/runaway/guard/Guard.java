@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -56,9 +57,11 @@ public final class Guard implements AutoCloseable {
         };
     }
 
-    private record Active(HeldGroup shown, StopSession session, StopEngine.Held held, Set<Integer> pids) {
+    /** A hold in force; heldNanos by the monotonic clock, for kill-after (the wall clock may jump). */
+    private record Active(HeldGroup shown, StopSession session, StopEngine.Held held, Set<Integer> pids, long heldNanos) {
     }
 
+    /** A hold refused, or a kill-after stop that did not reach zero, is tried again after this. */
     private static final Duration RETRY_AFTER_REFUSAL = Duration.ofSeconds(10);
 
     private final LiveAnalysis live;
@@ -72,6 +75,7 @@ public final class Guard implements AutoCloseable {
     private final Map<String, HeldGroup> wouldHold = new LinkedHashMap<>();
     private final Set<String> released = new HashSet<>();
     private final Map<String, Long> refusedUntil = new HashMap<>();
+    private final Map<HoldEnd, Long> ends = new EnumMap<>(HoldEnd.class);
     private final AtomicReference<Snapshot> next = new AtomicReference<>();
     private final Thread worker;
     private volatile boolean closed;
@@ -128,19 +132,13 @@ public final class Guard implements AutoCloseable {
         Set<String> present = new HashSet<>();
         for (Group g : s.groups()) if (g.tasks() > 0) present.add(g.command());
         for (String key : new ArrayList<>(holds.keySet())) {
-            if (!present.contains(key)) end(key, "gone: stopped to zero or exited");
+            if (!present.contains(key)) end(key, "gone: stopped to zero or exited", HoldEnd.GONE);
         }
         wouldHold.keySet().retainAll(present);
         released.retainAll(present);
         long now = System.nanoTime();
         refusedUntil.values().removeIf(until -> until < now);
-        policy.killAfter().ifPresent(after -> {
-            for (Active a : new ArrayList<>(holds.values())) {
-                if (Duration.between(a.shown().since(), Instant.now()).compareTo(after) >= 0) {
-                    stopToZero(a.shown().key(), "nobody answered in " + after.toMinutes() + " min (policy kill-after)");
-                }
-            }
-        });
+        policy.killAfter().ifPresent(after -> killUnanswered(after, now));
         boolean changed = false;
         // One hold per runaway: the group whose line starts highest first (deploy.sh before the tests
         // it runs); a group whose processes a hold already holds is covered by it.
@@ -159,6 +157,22 @@ public final class Guard implements AutoCloseable {
             changed |= hold(v);
         }
         if (changed) publish();
+    }
+
+    /**
+     * Holds nobody answered for AFTER are stopped to zero through the same stop core (the only time
+     * the guard kills, and only when the policy says so). A stop that does not confirm zero leaves
+     * the hold in force and is tried again after {@link #RETRY_AFTER_REFUSAL}.
+     */
+    private void killUnanswered(Duration after, long now) {
+        for (Active a : new ArrayList<>(holds.values())) {
+            String key = a.shown().key();
+            if (now - a.heldNanos() < after.toNanos() || refusedUntil.containsKey(key)) continue;
+            say("nobody answered the hold of " + key + " in " + GuardPolicy.words(after) + " (policy kill-after): stopping it to zero");
+            boolean zero = stop(key, "nobody answered in " + GuardPolicy.words(after) + " (policy kill-after)", HoldEnd.KILL_AFTER)
+                    .map(StopEngine.Outcome::zeroConfirmed).orElse(false);
+            if (!zero) refusedUntil.put(key, System.nanoTime() + RETRY_AFTER_REFUSAL.toNanos());
+        }
     }
 
     /** The hold (or dry run) that already takes every process of this group, if one does. */
@@ -197,7 +211,7 @@ public final class Guard implements AutoCloseable {
                     held.lever().name(), held.count(), owner, false);
             Set<Integer> pids = new HashSet<>();
             for (ProcessSample p : session.plan().members()) pids.add(p.pid());
-            holds.put(key, new Active(h, session, held, pids));
+            holds.put(key, new Active(h, session, held, pids, System.nanoTime()));
             say("HELD " + key + " (" + held.count() + " processes; " + held.note() + "): " + v.why()
                     + ". Release: runaway guard --release '" + key + "'; stop: runaway stop --command '" + key + "'");
             publish();
@@ -224,14 +238,20 @@ public final class Guard implements AutoCloseable {
         List<String> done = a.held().release();
         a.session().close();
         released.add(key);
+        ends.merge(HoldEnd.RELEASED, 1L, Long::sum);
         say("released " + key + " (" + by + "): " + String.join("; ", done));
         publish();
         notices.ended(a.shown(), "released by " + by);
         return Optional.of(done);
     }
 
-    /** Stops a held group to zero (the notification's Stop, or kill-after): the guided stop, from its held first step. */
+    /** Stops a held group to zero as a person asked (the notification's Stop, {@code --stop}). Empty when KEY is not held. */
     public synchronized Optional<StopEngine.Outcome> stopToZero(String key, String why) {
+        return stop(key, why, HoldEnd.STOPPED);
+    }
+
+    /** The guided stop of a held group, from its held first step; the hold ends HOW once zero is confirmed. */
+    private Optional<StopEngine.Outcome> stop(String key, String why, HoldEnd how) {
         Active a = holds.get(key);
         if (a == null) return Optional.empty();
         StopSession stop = core.open(new Selector.Command(key));
@@ -243,13 +263,14 @@ public final class Guard implements AutoCloseable {
         }
         StopEngine.Outcome o = stop.run(false, step -> { });
         say("stopped " + key + " (" + why + "): " + o.status());
-        if (o.zeroConfirmed()) end(key, "stopped to zero: " + why);
+        if (o.zeroConfirmed()) end(key, "stopped to zero: " + why, how);
         return Optional.of(o);
     }
 
-    private void end(String key, String how) {
+    private void end(String key, String how, HoldEnd end) {
         Active a = holds.remove(key);
         if (a == null) return;
+        ends.merge(end, 1L, Long::sum);
         a.held().release(); // an empty cgroup thawed, its pids.max back; SIGCONT reaches none of the gone
         a.session().close();
         say("hold of " + key + " ended: " + how);
@@ -262,6 +283,13 @@ public final class Guard implements AutoCloseable {
         List<HeldGroup> out = new ArrayList<>();
         for (Active a : holds.values()) out.add(a.shown());
         out.addAll(wouldHold.values());
+        return out;
+    }
+
+    /** How many holds ended each way since the guard started (every way present, 0 when none). */
+    public synchronized Map<HoldEnd, Long> ends() {
+        Map<HoldEnd, Long> out = new EnumMap<>(HoldEnd.class);
+        for (HoldEnd e : HoldEnd.values()) out.put(e, ends.getOrDefault(e, 0L));
         return out;
     }
 

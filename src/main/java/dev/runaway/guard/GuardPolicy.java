@@ -163,8 +163,17 @@ public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration
                 + (allowUsers.isEmpty() ? "" : ", users " + allowUsers)
                 + (watchCgroups.isEmpty() ? "" : "; and nothing outside cgroups " + String.join(", ", watchCgroups)));
         out.add("a hold is reversible (freeze or SIGSTOP, never a kill) and lasts until a person decides"
-                + killAfter.map(d -> ", or " + d.toMinutes() + " min; then it is stopped to zero").orElse(""));
+                + killAfter.map(d -> ", or " + words(d) + "; then it is stopped to zero").orElse(""));
         return out;
+    }
+
+    /** A duration as the policy's reader writes it: 3 s, 30 min, 2 h (90 s stays 90 s). */
+    static String words(Duration d) {
+        long s = d.toSeconds();
+        if (s == 0 || d.toMillis() % 1000 != 0) return d.toMillis() + " ms";
+        if (s % 3600 == 0) return s / 3600 + " h";
+        if (s % 60 == 0) return s / 60 + " min";
+        return s + " s";
     }
 
     private static int positive(String v) throws Invalid {

@@ -124,7 +124,7 @@ public final class MetricsExporter implements AutoCloseable {
         dev.runaway.stop.StopCore core = new dev.runaway.stop.StopCore(Path.of("/proc"), dev.runaway.procfs.PulseReader.live(), actuator,
                 dev.runaway.stop.Disposable.forThisUser());
         guard = new dev.runaway.guard.Guard(live, core, g.policy(), g.dryRun(), dev.runaway.guard.DesktopNotices.start(g.policy(), log), log);
-        registry.register(new HeldCollector(guard::status));
+        registry.register(new HeldCollector(guard::status, guard::ends));
         guard.start();
         for (String rule : g.policy().describe()) log.println("runaway guard: policy: " + rule);
         if (root) {

@@ -29,7 +29,11 @@ public final class ThreadCredentials {
         };
     }
 
-    /** Runs CALL on this thread as uid/gid (real and effective), then as root again, whatever happened. */
+    /**
+     * Runs CALL on this thread as uid/gid (real and effective), then as root again, whatever
+     * happened. CALL must start no thread: a thread takes its starter's credentials and would stay
+     * the user's for its whole life (and the user could signal the process through it).
+     */
     public static <T> T as(int uid, int gid, Callable<T> call) throws Exception {
         if (uid == 0) return call.call();
         try {

@@ -122,8 +122,8 @@ final class ChainTable {
             badge.setText(b);
             badge.setVisible(!b.isEmpty());
             badge.setManaged(!b.isEmpty());
-            badge.getStyleClass().removeAll("badge-recursive", "badge-orphans", "badge-atcap");
-            badge.getStyleClass().add(row.atCap() ? "badge-atcap" : row.recursive() ? "badge-recursive" : "badge-orphans");
+            badge.getStyleClass().removeAll("badge-recursive", "badge-orphans", "badge-atcap", "badge-held");
+            badge.getStyleClass().add(row.badgeStyle());
             setGraphic(box);
         }
     }

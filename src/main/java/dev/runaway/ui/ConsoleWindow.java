@@ -3,6 +3,7 @@ package dev.runaway.ui;
 
 import dev.runaway.view.ConsoleRow;
 import dev.runaway.view.RowOrder;
+import dev.runaway.view.GuardHolds;
 import dev.runaway.view.HeaderFigures;
 import dev.runaway.analysis.GroupColumn;
 import dev.runaway.analysis.ScanStatus;
@@ -66,6 +67,9 @@ public final class ConsoleWindow {
     final ChoiceBox<TimeWindow> window = new ChoiceBox<>();
     final List<Label> figures = new ArrayList<>();
     final List<Label> captions = new ArrayList<>();
+    final Label heldCaption = new Label();
+    final Label heldFigure = new Label();
+    private final VBox heldBox = new VBox(0);
     final Label banner = new Label();
     final Label status = new Label();
     final Label recording = new Label();
@@ -239,18 +243,35 @@ public final class ConsoleWindow {
         strip.getStyleClass().add("header");
         strip.setMinWidth(0); // on a narrow window the last figures go past the edge, the first stay put
         strip.setPadding(new Insets(8, 14, 8, 14));
+        // First, and only while the guard holds something: "1 HELD by the guard".
+        heldBox.getChildren().addAll(heldCaption, heldFigure);
+        figureStyle(heldCaption, heldFigure);
+        heldBox.setVisible(false);
+        heldBox.setManaged(false);
+        strip.getChildren().add(heldBox);
         for (String caption : HeaderFigures.CAPTIONS) {
             Label small = new Label(caption);
-            small.getStyleClass().add("caption");
             Label big = new Label("-");
-            big.getStyleClass().add("figure");
-            big.setMinWidth(Region.USE_PREF_SIZE); // a figure is never cut to "3..."
-            small.setMinWidth(Region.USE_PREF_SIZE);
+            figureStyle(small, big);
             figures.add(big);
             captions.add(small);
             strip.getChildren().add(new VBox(0, small, big));
         }
         return strip;
+    }
+
+    private static void figureStyle(Label caption, Label figure) {
+        caption.getStyleClass().add("caption");
+        figure.getStyleClass().add("figure");
+        figure.setMinWidth(Region.USE_PREF_SIZE); // a figure is never cut to "3..."
+        caption.setMinWidth(Region.USE_PREF_SIZE);
+    }
+
+    private static void show(HeaderFigures.Figure f, Label caption, Label figure) {
+        figure.setText(f.text());
+        caption.setText(f.caption());
+        figure.getStyleClass().removeAll("severity-calm", "severity-watch", "severity-critical");
+        figure.getStyleClass().add(f.severity().styleClass());
     }
 
     private SplitPane center() {
@@ -324,15 +345,12 @@ public final class ConsoleWindow {
         if (preparer.isShutdown()) return; // closed: a tick queued before the close
         PulsePoint pulse = latestPulse;
         GroupScan scan = latestScan;
-        HeaderFigures header = HeaderFigures.of(pulse, scan == null || scan.groups().isEmpty() ? null : scan.groups().get(0));
-        for (int i = 0; i < figures.size(); i++) {
-            HeaderFigures.Figure f = header.figures().get(i);
-            Label l = figures.get(i);
-            l.setText(f.text());
-            captions.get(i).setText(f.caption());
-            l.getStyleClass().removeAll("severity-calm", "severity-watch", "severity-critical");
-            l.getStyleClass().add(f.severity().styleClass());
-        }
+        HeaderFigures header = HeaderFigures.of(pulse, scan == null || scan.groups().isEmpty() ? null : scan.groups().get(0),
+                session.isLive() ? GuardHolds.all() : List.of());
+        for (int i = 0; i < figures.size(); i++) show(header.figures().get(i), captions.get(i), figures.get(i));
+        header.held().ifPresent(f -> show(f, heldCaption, heldFigure));
+        heldBox.setVisible(header.held().isPresent());
+        heldBox.setManaged(header.held().isPresent());
         String drillId = session.drill().map(d -> d.info().id()).orElse("");
         if (!drillId.equals(shownDrill)) {
             shownDrill = drillId;

@@ -118,6 +118,12 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
                 + (repeats > 1 ? "  ×" + repeats + " along one line" : "");
     }
 
+    /** The badge's style: held by the guard, at a cap, recursive, or orphans (as {@link #badge} chooses its words). */
+    public String badgeStyle() {
+        if (kind == Kind.GROUP && GuardHolds.of(command) != null) return "badge-held";
+        return atCap ? "badge-atcap" : recursive ? "badge-recursive" : "badge-orphans";
+    }
+
     public boolean matches(String filter) {
         if (filter == null || filter.isBlank()) return true;
         String f = filter.toLowerCase(java.util.Locale.ROOT);

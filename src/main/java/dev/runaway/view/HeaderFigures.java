@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.view;
 
+import dev.runaway.guard.HeldGroup;
 import dev.runaway.model.Units;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.PulsePoint;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The header strip's figures, as text with a severity each, from the newest pulse and the worst
- * group of the newest scan. Both come from the timeline, so a replay shows what live showed.
+ * group of the newest scan. Both come from the timeline, so a replay shows what live showed. When
+ * the guard holds groups (live only: holds are not recorded), a figure more counts them.
+ *
+ * @param held "1 HELD by the guard" and whose, first in the strip; empty when the guard holds nothing
  */
-public record HeaderFigures(List<Figure> figures) {
+public record HeaderFigures(List<Figure> figures, Optional<Figure> held) {
 
     /** One large figure: its caption, its text, and how alarming it is. */
     public record Figure(String caption, String text, Severity severity) {
@@ -22,14 +28,20 @@ public record HeaderFigures(List<Figure> figures) {
             "worst group", "its rate", "runs out in");
 
     public static HeaderFigures empty() {
-        return new HeaderFigures(CAPTIONS.stream().map(c -> new Figure(c, "-", Severity.CALM)).toList());
+        return new HeaderFigures(CAPTIONS.stream().map(c -> new Figure(c, "-", Severity.CALM)).toList(), Optional.empty());
+    }
+
+    /** The figures with nothing held (a replay, or no guard running). */
+    public static HeaderFigures of(PulsePoint pulse, GroupPoint worst) {
+        return of(pulse, worst, List.of());
     }
 
     /**
      * @param pulse the newest pulse, or null before the first
      * @param worst the most severe group of the newest scan, or null when there is none
+     * @param holds what the running guard holds now ({@link GuardHolds#all}), dry-run holds included
      */
-    public static HeaderFigures of(PulsePoint pulse, GroupPoint worst) {
+    public static HeaderFigures of(PulsePoint pulse, GroupPoint worst, Collection<HeldGroup> holds) {
         Figure[] f = empty().figures().toArray(new Figure[0]);
         if (pulse != null) {
             double taskShare = pulse.pidMax() > 0 ? (double) pulse.tasks() / pulse.pidMax() : Double.NaN;
@@ -66,7 +78,21 @@ public record HeaderFigures(List<Figure> figures) {
             f[7] = new Figure("runs out in", Double.isNaN(left) ? "-" : String.format(Locale.ROOT, "%.0f s (%s)", left, worst.exhaustedBy()),
                     Double.isNaN(left) ? Severity.CALM : left < 60 ? Severity.CRITICAL : left < 600 ? Severity.WATCH : Severity.CALM);
         }
-        return new HeaderFigures(List.of(f));
+        return new HeaderFigures(List.of(f), held(holds));
+    }
+
+    /**
+     * "N HELD by the guard", captioned with the first held group and how many more; a hold waits for
+     * a person, so it is watched, not calm. A dry run's holds are counted only when nothing is held.
+     */
+    static Optional<Figure> held(Collection<HeldGroup> holds) {
+        List<HeldGroup> real = holds.stream().filter(h -> !h.dryRun()).toList();
+        List<HeldGroup> shown = real.isEmpty() ? List.copyOf(holds) : real;
+        if (shown.isEmpty()) return Optional.empty();
+        String whose = shortCommand(shown.get(0).key()) + (shown.size() > 1 ? " and " + (shown.size() - 1) + " more" : "");
+        return Optional.of(real.isEmpty()
+                ? new Figure("guard, dry run: " + whose, shown.size() + " would be held", Severity.WATCH)
+                : new Figure("guard: " + whose, real.size() + " HELD by the guard", Severity.WATCH));
     }
 
     /** The last path element (the whole key when that is too short to tell, like /dev/fd/3): the table shows the whole key. */
@@ -78,7 +104,7 @@ public record HeaderFigures(List<Figure> figures) {
     }
 
     public Severity overall() {
-        Severity s = Severity.CALM;
+        Severity s = held.map(Figure::severity).orElse(Severity.CALM);
         for (Figure f : figures) s = Severity.worst(s, f.severity());
         return s;
     }

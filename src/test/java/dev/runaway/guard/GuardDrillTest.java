@@ -30,6 +30,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +39,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -46,15 +48,22 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * held within 2 s of crossing the policy's line and long before its cap, its owner told on a
  * desktop (a test's own session bus and notification service), shown as HELD; a release puts
  * back exactly what the hold changed; a guided stop takes a held group to zero. The guard holds
- * nothing outside this test's sandboxes (policy: watch-cgroup).
+ * nothing outside this test's sandboxes (policy: watch-cgroup). Nobody answering leaves a hold in
+ * force, unless the policy's kill-after says to stop it: then it goes to a confirmed zero. An
+ * ordinary user's runaway (nobody's) is told on that user's own bus, which admits only them, and
+ * its Release and Stop are honoured, with no thread of the guard left as the user.
  */
 @Tag("process")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class GuardDrillTest {
     private static final Path PROC = Path.of("/proc");
     private static final Duration LIFETIME = Duration.ofMinutes(3);
+    private static final String DISPLAY = ":97";
+    private static final List<String> AS_NOBODY = List.of("/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups");
     private final StringWriter journal = new StringWriter();
     private final Map<String, Long> heldAt = new ConcurrentHashMap<>();
+    private final Map<String, Long> endedAt = new ConcurrentHashMap<>();
+    private final Map<String, String> endedHow = new ConcurrentHashMap<>();
     private final List<Snapshot> seen = new CopyOnWriteArrayList<>();
     private LiveAnalysis live;
     private String guardDirBefore;
@@ -78,6 +87,15 @@ class GuardDrillTest {
     }
 
     private Guard guard(String cgroup, Guard.Notices notices) {
+        return guard(List.of(cgroup), GuardPolicy.DEFAULTS, notices);
+    }
+
+    private Guard guard(String cgroup, GuardPolicy policy, Guard.Notices notices) {
+        return guard(List.of(cgroup), policy, notices);
+    }
+
+    /** A guard of POLICY that watches only CGROUPS, timing when it holds and ends a hold. */
+    private Guard guard(List<String> cgroups, GuardPolicy policy, Guard.Notices notices) {
         Actuator actuator = new Actuator(PROC, forStop -> null);
         StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
         Guard.Notices timed = new Guard.Notices() {
@@ -89,10 +107,22 @@ class GuardDrillTest {
 
             @Override
             public void ended(HeldGroup held, String how) {
+                endedAt.put(held.key(), System.nanoTime());
+                endedHow.put(held.key(), how);
                 notices.ended(held, how);
             }
         };
-        return new Guard(live, core, GuardPolicy.DEFAULTS.watchingOnly(List.of(cgroup)), false, timed, new PrintWriter(journal, true)).start();
+        return new Guard(live, core, policy.watchingOnly(cgroups), false, timed, new PrintWriter(journal, true)).start();
+    }
+
+    /** A session bus at BUS in BOX, run by AS_USER (a setpriv prefix; empty: this test's own uid), DISPLAY in its environment. */
+    private static void sessionBus(Sandbox box, Path bus, Path log, List<String> asUser) throws Exception {
+        List<String> command = new ArrayList<>(asUser);
+        command.addAll(List.of("dbus-daemon", "--session", "--nofork", "--address=unix:path=" + bus));
+        ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        b.environment().put("DISPLAY", DISPLAY);
+        box.start(b);
+        await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(bus));
     }
 
     private static String cgroupOf(Sandbox box) throws Exception {
@@ -129,13 +159,7 @@ class GuardDrillTest {
     void theRecursiveDrillIsHeldItsOwnerToldAndReleaseThawsItExactly(@TempDir Path dir) throws Exception {
         try (Sandbox busBox = Sandboxes.create(SandboxSpec.of("test-guard-bus", 16))) {
             Path bus = dir.resolve("bus");
-            busBox.start(new ProcessBuilder("dbus-daemon", "--session", "--nofork", "--address=unix:path=" + bus)
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("dbus.log").toFile()));
-            await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(bus));
-            // The owner's desktop session: a process of theirs with a display in its environment.
-            ProcessBuilder session = new ProcessBuilder("sleep", "300");
-            session.environment().put("DISPLAY", ":97");
-            busBox.start(session);
+            sessionBus(busBox, bus, dir.resolve("dbus.log"), List.of()); // its DISPLAY: the owner's desktop session
             System.setProperty("runaway.guard.session-bus", bus.toString());
             List<String> consoles = new CopyOnWriteArrayList<>();
             try (FakeNotifications desktop = new FakeNotifications(bus);
@@ -169,7 +193,8 @@ class GuardDrillTest {
                     await().atMost(Duration.ofSeconds(20)).until(() -> !GuardState.read().containsKey(key));
                     assertThat(read(cgroup, "cgroup.freeze")).as("thawed").isEqualTo("0");
                     assertThat(Files.readString(pidsMaxOf(drill)).trim()).as("pids.max exactly as it was").isEqualTo(pidsMaxBefore);
-                    await().atMost(Duration.ofSeconds(20)).until(() -> drill.sandbox().memberPids().size() > frozenCount); // growing again
+                    // growing again (bash and python3 starting again: slow while a fire of 20,000 runs beside the suite)
+                    await().atMost(Duration.ofSeconds(60)).until(() -> drill.sandbox().memberPids().size() > frozenCount);
                     assertThat(GuardState.read()).as("a released group is not held again while it lives").doesNotContainKey(key);
                     assertThat(desktop.closed.poll(10, TimeUnit.SECONDS)).as("the notification closed").isEqualTo(note.id());
                 }
@@ -194,12 +219,17 @@ class GuardDrillTest {
                 HeldGroup held = GuardState.read().get(key);
                 long crossedAt = crossed(key).orElseThrow();
                 assertThat((heldAt.get(key) - crossedAt) / 1e6).as("ms from crossing the line to held").isLessThan(2000);
+                // kill-after off (the default): nobody answers, and the hold stays, its processes alive and frozen.
+                java.util.Set<Integer> heldPids = drill.sandbox().memberPids();
+                await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8))
+                        .until(() -> GuardState.read().containsKey(key) && drill.sandbox().memberPids().equals(heldPids));
+                assertThat(g.ends().values()).as("no hold ended").containsOnly(0L);
                 long levelMiB = drill.info().levelMiB();
                 Group atHold = seen.get(seen.size() - 1).groups().stream().filter(x -> x.command().equals(key)).findFirst().orElseThrow();
                 assertThat(atHold.memoryBytes()).as("memory at the hold, well under half of what its cap of 400 levels allows")
                         .isLessThan(400 * levelMiB * (1L << 20) / 2);
 
-                // Every face says HELD: scan --json, the console's row.
+                // Every face says HELD: scan --json, the console's row and header.
                 StringWriter scan = new StringWriter();
                 picocli.CommandLine cli = new picocli.CommandLine(new dev.runaway.cli.ScanCommand());
                 cli.setOut(new PrintWriter(scan, true));
@@ -210,6 +240,8 @@ class GuardDrillTest {
                 assertThat(row).isNotNull();
                 assertThat(row.get("held").get("rule").asText()).isEqualTo("GROWING_RECURSION");
                 assertThat(dev.runaway.view.ConsoleRow.of(atHold).badge()).startsWith("HELD by the guard: growing recursion");
+                assertThat(dev.runaway.view.HeaderFigures.of(null, null, dev.runaway.view.GuardHolds.all()).held())
+                        .as("the console's header counts it").hasValueSatisfying(f -> assertThat(f.text()).isEqualTo("1 HELD by the guard"));
 
                 // As the console does: plan the group from what the live analysis holds, confirm, run.
                 StopCore core = new StopCore(PROC, PulseReader.live(), new Actuator(PROC, forStop -> null), Disposable.forThisUser());
@@ -221,7 +253,132 @@ class GuardDrillTest {
                 await().atMost(Duration.ofSeconds(10)).until(() -> !GuardState.read().containsKey(key));
                 assertThat(journal.toString()).contains("hold of " + key + " ended: gone");
                 assertThat(held.rule()).isEqualTo(GuardRule.GROWING_RECURSION);
+                assertThat(g.ends()).containsEntry(HoldEnd.GONE, 1L).containsEntry(HoldEnd.KILL_AFTER, 0L);
             }
         }
+    }
+
+    @Test
+    void aHoldNobodyAnswersForKillAfterIsStoppedToZeroByTheGuard() throws Exception {
+        try (Drill drill = Drills.start(Scenario.RECURSIVE, 200, LIFETIME, false)) {
+            String cgroup = cgroupOf(drill.sandbox());
+            try (Guard g = guard(cgroup, GuardPolicy.parse(List.of("kill-after = 3s")), Guard.Notices.NONE)) {
+                String key = heldKey(drill, 60);
+                HeldGroup held = GuardState.read().get(key);
+                assertThat(held.lever()).isEqualTo("FREEZE_CGROUP");
+                await().atMost(Duration.ofSeconds(60)).until(() -> endedAt.containsKey(key));
+                double heldSeconds = (endedAt.get(key) - heldAt.get(key)) / 1e9;
+                System.out.printf("kill-after 3 s: held %d processes (%s), confirmed zero and the hold ended %.2f s after the hold%n",
+                        held.processes(), held.rule(), heldSeconds);
+                assertThat(heldSeconds).as("held for kill-after, not less").isGreaterThanOrEqualTo(3.0);
+                assertThat(endedHow.get(key)).isEqualTo("stopped to zero: nobody answered in 3 s (policy kill-after)");
+                assertThat(drill.sandbox().memberPids()).as("zero: every process of the drill gone").isEmpty();
+                assertThat(GuardState.read()).as("the hold forgotten").doesNotContainKey(key);
+                assertThat(g.status()).isEmpty();
+                assertThat(read(cgroup, "cgroup.freeze")).as("the empty cgroup thawed again").isEqualTo("0");
+                assertThat(g.ends()).as("what runaway_guard_holds_ended_total says").containsEntry(HoldEnd.KILL_AFTER, 1L)
+                        .containsEntry(HoldEnd.GONE, 0L).containsEntry(HoldEnd.STOPPED, 0L);
+                assertThat(journal.toString())
+                        .contains("runaway guard: nobody answered the hold of " + key + " in 3 s (policy kill-after): stopping it to zero")
+                        .contains("runaway guard: stopped " + key + " (nobody answered in 3 s (policy kill-after)): ZERO_CONFIRMED")
+                        .contains("runaway guard: hold of " + key + " ended: stopped to zero");
+            }
+        }
+    }
+
+    @Test
+    void anOrdinaryUsersRunawayIsHeldTheyAreToldOnTheirOwnBusAndItsReleaseAndStopAreHonoured(@TempDir Path dir) throws Exception {
+        int nobody = Users.uidOf("nobody").orElseThrow();
+        // As /run/user/UID: the user's own directory (0700) under ones anyone may pass through.
+        Files.setAttribute(dir, "unix:mode", 0755);
+        Path runtime = Files.createDirectories(dir.resolve("user").resolve(Integer.toString(nobody)));
+        Files.setAttribute(dir.resolve("user"), "unix:mode", 0755);
+        Files.setAttribute(runtime, "unix:uid", nobody);
+        Files.setAttribute(runtime, "unix:gid", Users.gidOf(nobody));
+        Files.setAttribute(runtime, "unix:mode", 0700);
+        Path bus = runtime.resolve("bus");
+        System.setProperty("runaway.guard.session-bus", dir.resolve("user").resolve("%d").resolve("bus").toString());
+        List<String> consoles = new CopyOnWriteArrayList<>();
+        try (Sandbox busBox = Sandboxes.create(SandboxSpec.of("test-guard-user-bus", 128));
+             Sandbox releasedBox = Sandboxes.create(SandboxSpec.of("test-guard-user-released", 40));
+             Sandbox stoppedBox = Sandboxes.create(SandboxSpec.of("test-guard-user-stopped", 40))) {
+            sessionBus(busBox, bus, dir.resolve("dbus.log"), AS_NOBODY);
+            assertThatThrownBy(() -> org.freedesktop.dbus.connections.impl.DBusConnectionBuilder.forAddress("unix:path=" + bus)
+                    .withShared(false).build().close()).as("the user's bus admits only its user: root must connect as them");
+            try (FakeNotificationsAsUser desktop = FakeNotificationsAsUser.start(busBox, bus, dir, AS_NOBODY, Map.of("DISPLAY", DISPLAY))) {
+                // Two runaways of theirs (a chain of the worker, 3 levels a second, under names of their own), each alone in a sandbox.
+                releasedBox.start(nobodysChain(dir, "nobodys-released"));
+                stoppedBox.start(nobodysChain(dir, "nobodys-stopped"));
+                String toRelease = dir.resolve("nobodys-released").toString(), toStop = dir.resolve("nobodys-stopped").toString();
+                DesktopNotices notices = new DesktopNotices(new PrintWriter(journal, true), (uid, env) -> consoles.add(uid + " " + env));
+                try (Guard g = guard(List.of(cgroupOf(releasedBox), cgroupOf(stoppedBox)), GuardPolicy.DEFAULTS, notices)) {
+                    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                            .until(() -> GuardState.read().keySet().containsAll(List.of(toRelease, toStop)));
+                    assertThat(GuardState.read().get(toRelease).owner()).isEqualTo(nobody);
+                    Map<String, FakeNotifications.Shown> notes = new java.util.HashMap<>();
+                    for (int i = 0; i < 2; i++) {
+                        FakeNotifications.Shown note = desktop.shown.poll(30, TimeUnit.SECONDS);
+                        assertThat(note).as("told on their own bus: " + journal).isNotNull();
+                        notes.put(note.summary().contains("nobodys-released") ? toRelease : toStop, note);
+                    }
+                    assertThat(journal.toString()).contains("told uid " + nobody + " on their desktop");
+                    assertThat(threadsNotRoot()).as("every thread of the guard is root again after acting as the user").isEmpty();
+                    for (FakeNotifications.Shown note : notes.values()) {
+                        assertThat(note.summary()).startsWith("Runaway held nobodys-");
+                        assertThat(note.actions()).containsSubsequence("default", "Open Runaway", "stop", "Stop", "release", "Release");
+                        assertThat(note.expireTimeout()).isZero();
+                    }
+                    int frozen = releasedBox.memberPids().size();
+
+                    desktop.choose(notes.get(toRelease).id(), "default");
+                    await().atMost(Duration.ofSeconds(20)).until(() -> !consoles.isEmpty());
+                    assertThat(consoles.get(0)).as("the console opens as the user, on their display").startsWith(nobody + " ")
+                            .contains("DISPLAY=" + DISPLAY);
+                    desktop.choose(notes.get(toRelease).id(), "release");
+                    await().atMost(Duration.ofSeconds(20)).until(() -> !GuardState.read().containsKey(toRelease));
+                    assertThat(read(cgroupOf(releasedBox), "cgroup.freeze")).as("thawed").isEqualTo("0");
+                    await().atMost(Duration.ofSeconds(20)).until(() -> releasedBox.memberPids().size() > frozen); // growing again
+
+                    desktop.choose(notes.get(toStop).id(), "stop");
+                    await().atMost(Duration.ofSeconds(60)).until(() -> !GuardState.read().containsKey(toStop));
+                    assertThat(stoppedBox.memberPids()).as("stopped to zero").isEmpty();
+                    assertThat(journal.toString()).contains("stopped " + toStop + " (its owner chose Stop in the notification): ZERO_CONFIRMED");
+                    assertThat(g.ends()).containsEntry(HoldEnd.RELEASED, 1L).containsEntry(HoldEnd.STOPPED, 1L);
+                    List<Integer> closed = new ArrayList<>();
+                    for (int i = 0; i < 2; i++) closed.add(desktop.closed.poll(20, TimeUnit.SECONDS));
+                    assertThat(closed).as("both notifications closed on the user's bus")
+                            .containsExactlyInAnyOrder(notes.get(toRelease).id(), notes.get(toStop).id());
+                }
+            }
+        } finally {
+            System.clearProperty("runaway.guard.session-bus");
+        }
+    }
+
+    /** A copy of the drill worker named NAME, run as nobody: one chain of it, 3 levels a second, 1 MiB a level. */
+    private static ProcessBuilder nobodysChain(Path dir, String name) throws Exception {
+        Path copy = dir.resolve(name);
+        Files.copy(Path.of(System.getProperty("runaway.native.dir"), "runaway-drill-worker"), copy);
+        Files.setAttribute(copy, "unix:mode", 0755);
+        List<String> command = new ArrayList<>(AS_NOBODY);
+        command.addAll(List.of(copy.toString(), "linear", "0", "1", "3"));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+    }
+
+    /** Threads of this JVM whose uids (real, effective, saved, filesystem) are not all root's. */
+    private static List<String> threadsNotRoot() throws Exception {
+        List<String> out = new ArrayList<>();
+        try (var tasks = Files.list(PROC.resolve("self/task"))) {
+            for (Path t : tasks.toList()) {
+                try {
+                    for (String line : Files.readAllLines(t.resolve("status"))) {
+                        if (line.startsWith("Uid:") && !line.substring(4).trim().matches("0\\s+0\\s+0\\s+0")) out.add(t + " " + line);
+                    }
+                } catch (java.io.IOException gone) {
+                    // the thread ended
+                }
+            }
+        }
+        return out;
     }
 }

@@ -32,6 +32,17 @@ class GuardPolicyTest {
     }
 
     @Test
+    void killAfterIsSaidInTheUnitItWasWrittenIn() throws Exception {
+        assertThat(GuardPolicy.parse(List.of("kill-after = 3s")).describe()).last().asString()
+                .endsWith("or 3 s; then it is stopped to zero");
+        assertThat(GuardPolicy.parse(List.of("kill-after = 30m")).describe()).last().asString().contains("or 30 min;");
+        assertThat(GuardPolicy.parse(List.of("kill-after = off")).describe()).last().asString().endsWith("until a person decides");
+        assertThat(GuardPolicy.words(Duration.ofSeconds(90))).isEqualTo("90 s");
+        assertThat(GuardPolicy.words(Duration.ofHours(2))).isEqualTo("2 h");
+        assertThat(GuardPolicy.words(Duration.ofMillis(1500))).isEqualTo("1500 ms");
+    }
+
+    @Test
     void aWrongLineIsRefusedWithItsNumber() {
         assertThatThrownBy(() -> GuardPolicy.parse(List.of("recursion-depth = 8", "at-cap-for = soon"))).hasMessageContaining("line 2");
         assertThatThrownBy(() -> GuardPolicy.parse(List.of("hold-everything = yes"))).hasMessageContaining("no setting 'hold-everything'");

@@ -115,9 +115,10 @@ class MetricsExamplesTest {
         var snapshot = RunawayCollectorTest.snapshot(groups);
         String text = RunawayCollectorTest.write(new RunawayCollector(() -> snapshot, oom, Set.of(OomEvent.Source.KERNEL),
                 RunawayCollectorTest.health(), RunawayCollectorTest.refusals(snapshot), 1), false);
-        // The guard's holds (runaway guard), one held group.
+        // The guard's holds (runaway guard), one held group, and one stopped by kill-after.
         text += RunawayCollectorTest.write(new HeldCollector(() -> List.of(new dev.runaway.guard.HeldGroup("/tmp/deploy.sh", "/sandbox",
-                dev.runaway.guard.GuardRule.GROWING_RECURSION, "recurs 8 times", java.time.Instant.EPOCH, "FREEZE_CGROUP", 16, 1000, false))), false);
+                dev.runaway.guard.GuardRule.GROWING_RECURSION, "recurs 8 times", java.time.Instant.EPOCH, "FREEZE_CGROUP", 16, 1000, false)),
+                () -> java.util.Map.of(dev.runaway.guard.HoldEnd.KILL_AFTER, 1L)), false);
         Set<String> names = new TreeSet<>();
         for (String line : text.lines().toList()) {
             if (line.startsWith("# TYPE ")) names.add(line.split(" ")[2]);

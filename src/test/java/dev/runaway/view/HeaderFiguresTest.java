@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.view;
 
+import dev.runaway.guard.GuardRule;
+import dev.runaway.guard.HeldGroup;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.PulsePoint;
 import org.junit.jupiter.api.Test;
@@ -60,6 +62,36 @@ class HeaderFiguresTest {
     void noPressureInfoIsSaidNotZero() {
         HeaderFigures h = HeaderFigures.of(pulse(10, 0, GIB, GIB, Double.NaN), null);
         assertThat(h.figures().get(4).text()).isEqualTo("n/a");
+    }
+
+    @Test
+    void theGuardsHoldsAreCountedFirstAndOnlyWhenThereAreAny() {
+        PulsePoint calm = pulse(400, 3, 8 * GIB, 6 * GIB, 0.0);
+        assertThat(HeaderFigures.of(calm, null).held()).as("no guard, or it holds nothing: no figure").isEmpty();
+        assertThat(HeaderFigures.of(calm, null, List.of()).held()).isEmpty();
+
+        HeaderFigures one = HeaderFigures.of(calm, null, List.of(held("/tmp/runaway-drill-recursive-1a2b/deploy.sh", false)));
+        assertThat(one.held()).hasValueSatisfying(f -> {
+            assertThat(f.text()).isEqualTo("1 HELD by the guard");
+            assertThat(f.caption()).isEqualTo("guard: deploy.sh");
+            assertThat(f.severity()).as("growth stopped, a person's decision awaited").isEqualTo(Severity.WATCH);
+        });
+        assertThat(one.overall()).isEqualTo(Severity.WATCH);
+        assertThat(one.figures()).as("the other figures as they were").hasSize(HeaderFigures.CAPTIONS.size());
+
+        HeaderFigures three = HeaderFigures.of(calm, null, List.of(held("/usr/bin/make", false), held("/tmp/a.sh", false),
+                held("/tmp/b.sh", true)));
+        assertThat(three.held().orElseThrow().text()).as("what is held, not what a dry run would hold").isEqualTo("2 HELD by the guard");
+        assertThat(three.held().orElseThrow().caption()).isEqualTo("guard: make and 1 more");
+
+        HeaderFigures dry = HeaderFigures.of(calm, null, List.of(held("/tmp/b.sh", true)));
+        assertThat(dry.held().orElseThrow().text()).isEqualTo("1 would be held");
+        assertThat(dry.held().orElseThrow().caption()).isEqualTo("guard, dry run: b.sh");
+    }
+
+    private static HeldGroup held(String key, boolean dryRun) {
+        return new HeldGroup(key, "/sandbox", GuardRule.GROWING_RECURSION, "recurs 8 times", Instant.EPOCH, dryRun ? "" : "FREEZE_CGROUP",
+                12, 0, dryRun);
     }
 
     private static PulsePoint pulse(int tasks, double forks, long total, long available, double pressure) {

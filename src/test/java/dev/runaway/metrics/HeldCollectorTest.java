@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+package dev.runaway.metrics;
+
+import dev.runaway.guard.GuardRule;
+import dev.runaway.guard.HeldGroup;
+import dev.runaway.guard.HoldEnd;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The guard's series: a held group with why, and how holds ended (a kill-after stop outlives its group only here). */
+class HeldCollectorTest {
+
+    @Test
+    void aHeldGroupAndTheHoldsEndedByHow() throws Exception {
+        HeldGroup held = new HeldGroup("/tmp/deploy.sh", "/ci/job-1", GuardRule.GROWING_RECURSION, "recurs 8 times",
+                Instant.ofEpochSecond(1_700_000_000), "FREEZE_CGROUP", 16, 1000, false);
+        Map<HoldEnd, Long> ends = new EnumMap<>(HoldEnd.class);
+        for (HoldEnd e : HoldEnd.values()) ends.put(e, 0L);
+        ends.put(HoldEnd.KILL_AFTER, 2L);
+        ends.put(HoldEnd.RELEASED, 1L);
+        String text = RunawayCollectorTest.write(new HeldCollector(() -> List.of(held), () -> ends), false);
+        String labels = "{cgroup=\"/ci/job-1\",command=\"/tmp/deploy.sh\",dry_run=\"false\",lever=\"FREEZE_CGROUP\",rule=\"GROWING_RECURSION\"}";
+        assertThat(text).contains("runaway_guard_held" + labels + " 1.0")
+                .contains("runaway_guard_held_since_seconds" + labels + " 1.7E9")
+                .contains("runaway_guard_held_processes" + labels + " 16.0")
+                .contains("# TYPE runaway_guard_holds_ended_total counter")
+                .contains("runaway_guard_holds_ended_total{how=\"kill_after\"} 2.0")
+                .contains("runaway_guard_holds_ended_total{how=\"released\"} 1.0")
+                .contains("runaway_guard_holds_ended_total{how=\"stopped\"} 0.0")
+                .contains("runaway_guard_holds_ended_total{how=\"gone\"} 0.0");
+    }
+
+    @Test
+    void nothingHeldWritesNoHeldSeriesButStillTheCounts() throws Exception {
+        Map<HoldEnd, Long> none = new EnumMap<>(HoldEnd.class);
+        for (HoldEnd e : HoldEnd.values()) none.put(e, 0L);
+        String text = RunawayCollectorTest.write(new HeldCollector(List::of, () -> none), false);
+        assertThat(text).doesNotContain("runaway_guard_held{").contains("runaway_guard_holds_ended_total{how=\"kill_after\"} 0.0");
+    }
+}
