@@ -19,8 +19,8 @@
  * Not SCHED_RESET_ON_FORK: the JVM's threads are forks too and must keep the policy.
  *
  * Named `runaway` (the package installs it as /usr/bin/runaway) it is the launcher: it sets
- * RUNAWAY_LAUNCHED_AT from its first clock reading, and runs the app's own launcher
- * (RUNAWAY_APP) with the same arguments: for scan and stop as root after the switch (unless
+ * RUNAWAY_LAUNCHED_AT from its first clock reading, and runs the app (its JVM with the package's
+ * argument file, RUNAWAY_JAVA and RUNAWAY_ARGS, else the app's own launcher RUNAWAY_APP) with the same arguments: for scan and stop as root after the switch (unless
  * RUNAWAY_REALTIME=0), for stop with the first lever; for anything else as it is.
  *
  * The first lever (--first-lever, `runaway stop --command /KEY --yes` as root): even real-time,
@@ -67,8 +67,6 @@
 #define SAMPLE 64
 #define STRANGERS_PER_MILLE 10
 #define MAX_DEPTH 32
-/* How long the first lever waits, asleep, for every task of the cgroup to be frozen before the JVM starts. */
-#define FROZEN_WAIT_NANOS (3000 * 1000000LL)
 
 static long long now_nanos(clockid_t clock) {
     struct timespec t;
@@ -283,7 +281,7 @@ static void where_readers_wait(char *out, size_t size) {
 
 /* What the lever did, for the JVM and the phase figures. */
 struct lever {
-    int frozen, held;
+    int frozen;
     char dir[PATH_MAX], pids_max[PATH_MAX], old[64];
     char why[512];
     char phases[256];
@@ -681,20 +679,6 @@ static int first_lever(const struct confirmed *c, struct lever *l) {
         return refuse(l, "could not freeze %s: %s", cg, strerror(saved));
     }
     phase(l, "capAndFreeze");
-    // Until every task is frozen, asleep: a task freezes only on its way back to user space, so
-    // one caught in the kernel still holds what it took there (a page lock of libc, its memory
-    // map's lock). Started at once, the JVM's loader and faults waited seconds on such locks
-    // behind real-time threads that kept those ordinary tasks from the CPU (JVM exec to its main
-    // 2.2-3.4 s at 20,000 pressing, 0.4 s calm). Sleeping here gives them the CPU to finish.
-    if (join(path, sizeof path, dir, "cgroup.events") == 0) {
-        long long until = now_nanos(CLOCK_MONOTONIC) + FROZEN_WAIT_NANOS;
-        struct timespec tick = { 0, 1000000 };
-        char events[256];
-        while (!(read_small(path, events, sizeof events) > 0 && strstr(events, "frozen 1")) && now_nanos(CLOCK_MONOTONIC) < until)
-            nanosleep(&tick, NULL);
-        l->held = read_small(path, events, sizeof events) > 0 && strstr(events, "frozen 1") != NULL;
-    }
-    phase(l, l->held ? "frozenHeld" : "frozenNotYet");
     l->frozen = 1;
     snprintf(l->dir, sizeof l->dir, "%s", dir);
     setenv("RUNAWAY_FIRST_LEVER_DIR", dir, 1);
@@ -724,6 +708,19 @@ static void undo(const struct lever *l) {
 #ifndef RUNAWAY_APP
 #define RUNAWAY_APP "/opt/runaway/bin/runaway"
 #endif
+/*
+ * ... or rather its JVM, with the app's options, class path and main class in an argument file
+ * the package writes from the app launcher's configuration (packaging/build-deb): JDK 17's
+ * jpackage launcher runs `sh -c "rpm -qf ..."` and `sh -c "dpkg -S ..."` at every start to learn
+ * which package it came from (strace), about 1 s calm and seconds during a fire, and starts
+ * processes where the stop is to start none. The app launcher is used when these are missing.
+ */
+#ifndef RUNAWAY_JAVA
+#define RUNAWAY_JAVA "/opt/runaway/lib/runtime/bin/java"
+#endif
+#ifndef RUNAWAY_ARGS
+#define RUNAWAY_ARGS "/opt/runaway/lib/app/runaway.args"
+#endif
 
 int main(int argc, char **argv) {
     static struct lever l;
@@ -744,6 +741,16 @@ int main(int argc, char **argv) {
         }
         argv[0] = (char *)RUNAWAY_APP;
         program = argv;
+        if (access(RUNAWAY_JAVA, X_OK) == 0 && access(RUNAWAY_ARGS, R_OK) == 0) {
+            static char argfile[] = "@" RUNAWAY_ARGS;
+            program = calloc((size_t)argc + 2, sizeof *program);
+            if (!program) program = argv;
+            else {
+                program[0] = (char *)RUNAWAY_JAVA;
+                program[1] = argfile;
+                for (int i = 1; i < argc; i++) program[i + 1] = argv[i];
+            }
+        }
         const char *command = argc > 1 ? argv[1] : "";
         const char *realtime = getenv("RUNAWAY_REALTIME");
         int fast = (strcmp(command, "stop") == 0 || strcmp(command, "scan") == 0) && geteuid() == 0
