@@ -100,7 +100,7 @@ public final class PressingBench {
      * trials and after them (the machine's floor moves between machines and over an hour: an
      * absolute time says little); asked for, it is also measured in each trial.
      */
-    public enum Method { CLI, CONSOLE, NAIVE, CGROUP_KILL, LISTINGS, FLOOR }
+    public enum Method { CLI, CONSOLE, NAIVE, CGROUP_KILL, FROZEN_KILL, LISTINGS, FLOOR }
 
     private static final Path PROC = Path.of("/proc");
     /** A trial's drill and its tools' sandbox (the tools' lifetime is this, and the command line's limit, per trial). */
@@ -154,6 +154,7 @@ public final class PressingBench {
                 if (methods.contains(Method.CONSOLE)) stops.add(consolePath());
                 if (methods.contains(Method.NAIVE)) stops.add(naiveLoop());
                 if (methods.contains(Method.CGROUP_KILL)) stops.add(cgroupKill());
+                if (methods.contains(Method.FROZEN_KILL)) stops.add(frozenKill());
                 if (methods.contains(Method.FLOOR)) {
                     Stop f = floor();
                     stops.add(f);
@@ -416,6 +417,38 @@ public final class PressingBench {
             int left = drill.sandbox().memberPids().size();
             return new Stop("cgroup.kill", tasks, watch.millisToGrowthStopped(), watch.millisToZero(), left == 0, left,
                     watch.loadMax(), "outside", -1, "the last fork refused " + watch.millisToPressureEnded() + " ms");
+        }
+    }
+
+    /**
+     * The fire's own floor: the drill's cgroup capped and frozen, held until every task is frozen
+     * (nothing pressing any more), then one {@code cgroup.kill}; its time to zero is from the
+     * write. No stop that kills these very tasks can reach zero sooner after its kill. Set
+     * against the floor of sleepers it says how much more the fire's tasks cost the kernel to
+     * end than sleepers do (each of them an exec of its own, caught in a refused fork).
+     */
+    private Stop frozenKill() throws Exception {
+        progress.printf("the fire frozen, then cgroup.kill (%,d pressing)%n", tasks);
+        try (Drill drill = pressingAtCap()) {
+            Path member = memberDir(drill);
+            long frozenMillis;
+            CgroupWatch watch;
+            try (var raised = dev.runaway.sys.Sched.raisedWithChildren()) {
+                long start = System.nanoTime();
+                Files.writeString(member.resolve("cgroup.freeze"), "1");
+                long deadline = start + TimeUnit.SECONDS.toNanos(120);
+                while (!Files.readString(member.resolve("cgroup.events")).contains("frozen 1") && System.nanoTime() < deadline) Thread.sleep(20);
+                frozenMillis = (System.nanoTime() - start) / 1_000_000;
+                watch = new CgroupWatch(drill.sandbox(), member, System.nanoTime());
+                Files.writeString(member.resolve("cgroup.kill"), "1");
+            }
+            watch.awaitZero(120_000);
+            watch.close();
+            int left = drill.sandbox().memberPids().size();
+            progress.printf("  every task frozen %,d ms after the freeze; zero %,d ms after the kill%n", frozenMillis, watch.millisToZero());
+            progress.flush();
+            return new Stop("frozen fire, killed", tasks, 0, watch.millisToZero(), left == 0, left, watch.loadMax(), "outside (from the kill)",
+                    -1, "every task frozen " + frozenMillis + " ms after the freeze was written, before the kill");
         }
     }
 

@@ -29,8 +29,26 @@ public final class UiBench {
     /** What was measured. */
     public record Result(int sleepers, int processesSeen, int rowsMade, double seconds, double scanMedianMs,
                          double scanWorstMs, UiProbe.Figures ui, double cpuCores, long rssBytes, int pressing,
-                         double pulsesPerSecond, double loadAverageMax, UiProbe.WindowStop windowStop, FireSession fireSession) {
+                         double pulsesPerSecond, double loadAverageMax, UiProbe.WindowStop windowStop, FireSession fireSession,
+                         List<Trial> trials) {
     }
+
+    /**
+     * One fire and its stop through the window that was open before it: the JavaFX thread's
+     * figures from the cap through the plan, Enter and zero.
+     */
+    public record Trial(int trial, UiProbe.WindowStop stop, UiProbe.Figures ui, double loadAverageMax) {
+        /** Issue 30's targets for the window at 20,000: the plan within 1 s of STOP, growth stopped within 1 s of Enter, no freeze over 250 ms. */
+        public boolean withinTargets() {
+            return stop != null && stop.planMillis() >= 0 && stop.planMillis() <= PLAN_TARGET_MILLIS && stop.enterToGrowthStoppedMillis() >= 0
+                    && stop.enterToGrowthStoppedMillis() <= GROWTH_TARGET_MILLIS && stop.enterToZeroMillis() >= 0
+                    && ui.freezeWorstMs() <= FREEZE_TARGET_MILLIS;
+        }
+    }
+
+    public static final long PLAN_TARGET_MILLIS = 1000;
+    public static final long GROWTH_TARGET_MILLIS = 1000;
+    public static final double FREEZE_TARGET_MILLIS = 250;
 
     /**
      * Where the pressing drill's session is. Xvfb under xvfb-run shares the bench's session; on a
@@ -51,6 +69,7 @@ public final class UiBench {
     private final PrintWriter progress;
     private final int pressing;
     private final FireSession fireSession;
+    private final int trials;
 
     public UiBench(int sleepers, Duration duration, Duration warmUp, PrintWriter progress) {
         this(sleepers, 0, FireSession.OWN, duration, warmUp, progress);
@@ -58,6 +77,12 @@ public final class UiBench {
 
     /** With {@code pressing} tasks of the pressing drill at their cap beside the sleepers: a machine on fire. */
     public UiBench(int sleepers, int pressing, FireSession fireSession, Duration duration, Duration warmUp, PrintWriter progress) {
+        this(sleepers, pressing, fireSession, 1, duration, warmUp, progress);
+    }
+
+    /** {@code trials} fires one after another, each stopped through the one window opened before the first. */
+    public UiBench(int sleepers, int pressing, FireSession fireSession, int trials, Duration duration, Duration warmUp, PrintWriter progress) {
+        this.trials = Math.max(1, trials);
         this.pressing = pressing;
         this.fireSession = fireSession;
         this.sleepers = sleepers;
@@ -67,7 +92,7 @@ public final class UiBench {
     }
 
     public Result run() throws Exception {
-        Duration lifetime = duration.plus(warmUp).plusMinutes(5);
+        Duration lifetime = duration.plus(warmUp).plusMinutes(10).multipliedBy(trials);
         try (PidMax pidMax = PidMax.atLeast(sleepers + pressing + 16_384, progress);
              Sandbox sandbox = Sandboxes.create(SandboxSpec.of("bench-ui", sleepers + 64).withLifetime(lifetime))) {
             dev.runaway.drill.Drill fire = null;
@@ -125,7 +150,7 @@ public final class UiBench {
                         loadMax[0] = Math.max(loadMax[0], load1());
                         Thread.sleep(Math.min(1000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
                     }
-                    probe.measure(false);
+                    if (fire == null) probe.measure(false); // with a fire: measured on through its stop, to zero
                     processesAtStop[0] = processes[0];
                     progress.printf("the window's scene: %s%n", probe.sceneNodes());
                     progress.flush();
@@ -139,6 +164,14 @@ public final class UiBench {
                                 windowStop[0].enterToZeroMillis());
                         progress.printf("  the plan: %s%n", windowStop[0].plan().strip().replace("\n", " | "));
                         progress.flush();
+                        probe.measure(false);
+                    }
+                    List<Trial> more = new ArrayList<>();
+                    if (fire != null) {
+                        more.add(new Trial(1, windowStop[0], probe.figures(), loadMax[0]));
+                        fire.close();
+                        fire = null;
+                        for (int t = 2; t <= trials; t++) more.add(trial(t, probe, lifetime));
                     }
                     double pulseRate = pulses.size() / ((System.nanoTime() - t0) / 1e9);
                     double seconds = (System.nanoTime() - t0) / 1e9;
@@ -151,7 +184,8 @@ public final class UiBench {
                     return new Result(sleepers, processesAtStop[0], probe.rows(), Math.round(seconds * 10) / 10.0,
                             sorted.isEmpty() ? Double.NaN : round(ScanBench.median(sorted)),
                             sorted.isEmpty() ? Double.NaN : round(sorted.get(sorted.size() - 1)), probe.figures(),
-                            round(cores), ScanBench.peakRssBytes(), pressing, round(pulseRate), round(loadMax[0]), windowStop[0], fireSession);
+                            round(cores), ScanBench.peakRssBytes(), pressing, round(pulseRate), round(loadMax[0]), windowStop[0], fireSession,
+                            List.copyOf(more));
                 } finally {
                     probe.close();
                     if (fire != null) fire.close();
@@ -162,6 +196,42 @@ public final class UiBench {
                 }
                 Files.deleteIfExists(folder);
             }
+        }
+    }
+
+    /**
+     * The next fire in the same window: the drill to its cap, the window measured from there
+     * through STOP, the plan, Enter and zero.
+     */
+    private Trial trial(int n, UiProbe probe, Duration lifetime) throws Exception {
+        CleanPages.beforeFire(progress);
+        try (dev.runaway.drill.Drill fire = dev.runaway.drill.Drills.start(dev.runaway.drill.Scenario.PRESSING, pressing, 0, lifetime, false,
+                fireSession == FireSession.OWN)) {
+            progress.printf("trial %d: %,d tasks of the pressing drill %s on their way to their cap%n", n, pressing, fire.info().id());
+            progress.flush();
+            long capDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+            while ((fire.sandbox().taskCount() < pressing || fire.sandbox().failedForks() <= 0) && System.nanoTime() < capDeadline) {
+                Thread.sleep(100);
+            }
+            double loadMax = load1();
+            progress.printf("  %,d tasks pressing on their cap; load %.0f; measuring for %d s, then STOP, plan, Enter%n",
+                    fire.sandbox().taskCount(), loadMax, duration.toSeconds());
+            progress.flush();
+            probe.measure(true);
+            long end = System.nanoTime() + duration.toNanos();
+            while (System.nanoTime() < end) {
+                loadMax = Math.max(loadMax, load1());
+                Thread.sleep(1000);
+            }
+            UiProbe.WindowStop stop = probe.stopFromEnter(fire.folder().resolve("cache/tool").toString(),
+                    ((dev.runaway.sandbox.CgroupSandbox) fire.sandbox()).dirs().memberDir(), Duration.ofMinutes(5));
+            probe.measure(false);
+            Trial t = new Trial(n, stop, probe.figures(), round(Math.max(loadMax, load1())));
+            progress.printf("  plan shown %,d ms after STOP; Enter to growth stopped %,d ms, to '%s' %,d ms; worst JavaFX freeze %.0f ms%n",
+                    stop.planMillis(), stop.enterToGrowthStoppedMillis(), stop.state().lines().findFirst().orElse(""),
+                    stop.enterToZeroMillis(), t.ui().freezeWorstMs());
+            progress.flush();
+            return t;
         }
     }
 

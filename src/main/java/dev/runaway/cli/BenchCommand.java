@@ -47,7 +47,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--warm-up", paramLabel = "N", defaultValue = "10", description = "live: seconds left out at the start (default: ${DEFAULT-VALUE})")
     int warmUp;
 
-    @Option(names = "--trials", paramLabel = "N", defaultValue = "20", description = "stop: trials per drill shape (default: ${DEFAULT-VALUE})")
+    @Option(names = "--trials", paramLabel = "N", defaultValue = "20", description = "stop: trials per drill shape (default: ${DEFAULT-VALUE}); stop --pressing and ui --pressing: fires one after another (default: 1)")
     int trials;
 
     @Option(names = "--pressing", paramLabel = "N", description = "stop: instead of the drill shapes, N tasks of the pressing"
@@ -198,7 +198,8 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("runaway bench: ui needs a display (run it under Xvfb: xvfb-run -a runaway bench ui)");
             return 2;
         }
-        var r = new dev.runaway.bench.UiBench(procs, pressing == null ? 0 : pressing, fireSession, Duration.ofSeconds(seconds),
+        int runs = spec.commandLine().getParseResult().hasMatchedOption("--trials") ? trials : 1;
+        var r = new dev.runaway.bench.UiBench(procs, pressing == null ? 0 : pressing, fireSession, runs, Duration.ofSeconds(seconds),
                 Duration.ofSeconds(warmUp), err).run();
         if (json) {
             out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
@@ -231,6 +232,19 @@ public final class BenchCommand implements Callable<Integer> {
             out.printf("the window's stop of the pressing drill: plan shown %,d ms after STOP; Enter to growth stopped %,d ms"
                     + " (its cgroup's pids.max 0 or frozen, read from outside); Enter to \"%s\" %,d ms%n", w.planMillis(),
                     w.enterToGrowthStoppedMillis(), w.state().lines().findFirst().orElse(""), w.enterToZeroMillis());
+        }
+        if (!r.trials().isEmpty()) {
+            out.printf("%n%-6s %10s %16s %10s %14s %10s %7s  %s%n", "trial", "plan", "growth stopped", "zero", "worst freeze", "freezes",
+                    "load", "(plan after STOP; growth stopped and zero after Enter; freezes of the JavaFX thread over 100 ms from the cap to zero)");
+            for (var t : r.trials()) {
+                out.printf("%-6d %7d ms %13d ms %7d ms %11.0f ms %10d %7.0f  %s%n", t.trial(), t.stop().planMillis(),
+                        t.stop().enterToGrowthStoppedMillis(), t.stop().enterToZeroMillis(), t.ui().freezeWorstMs(), t.ui().freezesOver100Ms(),
+                        t.loadAverageMax(), t.withinTargets() ? "within the targets" : "NOT within the targets");
+            }
+            out.printf("within the targets (the plan within %,d ms of STOP, growth stopped within %,d ms of Enter, zero reached, no JavaFX"
+                    + " freeze over %.0f ms) in %d of %d trials%n", dev.runaway.bench.UiBench.PLAN_TARGET_MILLIS,
+                    dev.runaway.bench.UiBench.GROWTH_TARGET_MILLIS, dev.runaway.bench.UiBench.FREEZE_TARGET_MILLIS,
+                    r.trials().stream().filter(dev.runaway.bench.UiBench.Trial::withinTargets).count(), r.trials().size());
         }
         return 0;
     }
