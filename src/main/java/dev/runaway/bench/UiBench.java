@@ -6,7 +6,6 @@ import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
 import dev.runaway.ui.ConsoleSession;
-import dev.runaway.ui.UiProbe;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -211,7 +211,7 @@ public final class BenchCommand implements Callable<Integer> {
                 u.freezesAtUptimeSeconds().isEmpty() ? "" : " (ending at JVM uptime " + u.freezesAtUptimeSeconds().stream()
                         .map(t -> String.format(java.util.Locale.ROOT, "%.1f s", t)).collect(java.util.stream.Collectors.joining(", ")) + ")");
         if (!u.frozenIn().isEmpty()) {
-            out.println("where the JavaFX thread was in its freezes (looked at " + dev.runaway.ui.UiProbe.FROZEN_LOOK_MS + " ms into each):");
+            out.println("where the JavaFX thread was in its freezes (looked at " + dev.runaway.bench.UiProbe.FROZEN_LOOK_MS + " ms into each):");
             u.frozenIn().entrySet().stream().sorted(java.util.Map.Entry.<String, Integer>comparingByValue().reversed())
                     .forEach(e -> out.printf("  %d x %s%n", e.getValue(), e.getKey()));
         }

@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-package dev.runaway.ui;
+package dev.runaway.bench;
 
-import dev.runaway.view.ConsoleRow;
-import javafx.application.Platform;
-import javafx.scene.control.TreeItem;
+import dev.runaway.ui.ConsoleSession;
+import dev.runaway.ui.WindowSeam;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Measures how responsive a console window is, for {@code runaway bench ui}: every 20 ms a
@@ -67,33 +64,18 @@ public final class UiProbe implements AutoCloseable {
     /** Opens a console window for the session (the toolkit started if needed) and probes it. */
     public static UiProbe open(ConsoleSession session) throws InterruptedException {
         UiProbe probe = new UiProbe();
-        CountDownLatch shown = new CountDownLatch(1);
-        AtomicReference<ConsoleWindow> window = new AtomicReference<>();
-        Runnable open = () -> {
-            ConsoleWindow w = ConsoleWindow.open(new javafx.stage.Stage(), session, false, () -> { });
-            w.onRender(probe::rendered);
-            window.set(w);
-            shown.countDown();
-        };
-        Platform.setImplicitExit(false);
-        try {
-            ConsoleApp.quietenClassPathWarning();
-            Platform.startup(open);
-        } catch (IllegalStateException alreadyRunning) {
-            Platform.runLater(open);
-        }
-        if (!shown.await(60, TimeUnit.SECONDS)) throw new IllegalStateException("the window did not open within 60 s");
-        probe.window = window.get();
+        probe.window = WindowSeam.open(session);
+        probe.window.onRender(probe::rendered);
         probe.timer.scheduleAtFixedRate(probe::post, 20, 20, TimeUnit.MILLISECONDS);
         return probe;
     }
 
-    private ConsoleWindow window;
+    private WindowSeam window;
 
     private void post() {
         long posted = System.nanoTime();
         lookIfFrozen(posted);
-        Platform.runLater(() -> {
+        window.runLater(() -> {
             long now = System.nanoTime();
             if (fxThread == null) {
                 fxThread = Thread.currentThread();
@@ -137,7 +119,7 @@ public final class UiProbe implements AutoCloseable {
         }
         where.append(' ').append(kernelSide(fxTid));
         // runLater reaches the JavaFX thread through GTK's dispatcher; its renderer draws each frame.
-        for (int tid : ToolkitThreads.others()) where.append("; ").append(comm(tid)).append(' ').append(kernelSide(tid));
+        for (int tid : window.toolkitThreads()) where.append("; ").append(comm(tid)).append(' ').append(kernelSide(tid));
         frozenIn.merge(where.toString(), 1, Integer::sum);
     }
 
@@ -181,20 +163,7 @@ public final class UiProbe implements AutoCloseable {
 
     /** Opens the biggest group and its first chain, so the table holds its rows while measured. */
     public void expandBiggest() throws InterruptedException {
-        CountDownLatch done = new CountDownLatch(1);
-        Platform.runLater(() -> {
-            TreeItem<ConsoleRow> biggest = null;
-            for (TreeItem<ConsoleRow> g : window.tree.root().getChildren()) {
-                if (biggest == null || ChainTree.current(g).tasks() > ChainTree.current(biggest).tasks()) biggest = g;
-            }
-            if (biggest != null) {
-                window.table.view.getSelectionModel().select(biggest);
-                biggest.setExpanded(true);
-                if (!biggest.getChildren().isEmpty()) biggest.getChildren().get(0).setExpanded(true);
-            }
-            done.countDown();
-        });
-        done.await(10, TimeUnit.SECONDS);
+        window.expandBiggestGroup();
     }
 
     /** A stop driven through the window, in milliseconds (-1: not reached). */
@@ -210,51 +179,29 @@ public final class UiProbe implements AutoCloseable {
     public WindowStop stopFromEnter(String key, java.nio.file.Path cgroup, java.time.Duration limit) throws Exception {
         long deadline = System.nanoTime() + limit.toNanos();
         long planStart = System.nanoTime();
-        boolean[] opened = {false};
-        while (!opened[0] && System.nanoTime() < deadline) {
-            onFx(() -> {
-                for (TreeItem<ConsoleRow> g : window.tree.root().getChildren()) {
-                    if (g.getValue() != null && key.equals(g.getValue().command())) {
-                        window.table.view.getSelectionModel().select(g);
-                        if (!window.stopButton.isDisabled()) {
-                            window.stopButton.fire();
-                            opened[0] = true;
-                        }
-                        return;
-                    }
-                }
-            });
-            if (!opened[0]) Thread.sleep(200);
+        boolean opened = false;
+        while (!opened && System.nanoTime() < deadline) {
+            opened = window.pressStop(key);
+            if (!opened) Thread.sleep(200);
         }
-        if (!opened[0]) return new WindowStop(-1, -1, -1, "the group never showed or could not be selected", "");
-        boolean[] ready = {false};
-        while (!ready[0] && System.nanoTime() < deadline) {
-            onFx(() -> ready[0] = !window.stopPanel.confirm.isDisabled());
-            if (!ready[0]) Thread.sleep(50);
+        if (!opened) return new WindowStop(-1, -1, -1, "the group never showed or could not be selected", "");
+        boolean ready = false;
+        while (!ready && System.nanoTime() < deadline) {
+            ready = window.planReady();
+            if (!ready) Thread.sleep(50);
         }
         long planMillis = (System.nanoTime() - planStart) / 1_000_000;
-        String[] plan = {""};
-        onFx(() -> plan[0] = window.stopPanel.plan.getText());
-        if (!ready[0]) return new WindowStop(planMillis, -1, -1, "no plan within the limit", plan[0]);
+        String plan = window.plan();
+        if (!ready) return new WindowStop(planMillis, -1, -1, "no plan within the limit", plan);
         // The watch must not be later than what it watches: raised like the stop it measures.
         try (var raised = dev.runaway.sys.Sched.raisedWhile()) {
-            return afterEnter(cgroup, deadline, planMillis, plan[0]);
+            return afterEnter(cgroup, deadline, planMillis, plan);
         }
     }
 
     private WindowStop afterEnter(java.nio.file.Path cgroup, long deadline, long planMillis, String plan) throws Exception {
         long enter = System.nanoTime();
-        // A key as the keyboard gives it, to what has the focus: pressed, then released. A button
-        // with the focus takes Enter itself, arming on the press and firing on the release (a press
-        // alone fired nothing: bench ui never confirmed a plan before this).
-        Platform.runLater(() -> {
-            javafx.scene.Node focused = window.stopPanel.confirm.getScene() == null ? null : window.stopPanel.confirm.getScene().getFocusOwner();
-            javafx.event.EventTarget to = focused != null ? focused : window.stopPanel.confirm;
-            for (var type : List.of(javafx.scene.input.KeyEvent.KEY_PRESSED, javafx.scene.input.KeyEvent.KEY_RELEASED)) {
-                javafx.event.Event.fireEvent(to, new javafx.scene.input.KeyEvent(type, "\r", "", javafx.scene.input.KeyCode.ENTER,
-                        false, false, false, false));
-            }
-        });
+        window.pressEnter();
         long growth = -1;
         while (growth < 0 && System.nanoTime() < deadline) {
             if (read(cgroup.resolve("pids.max")).equals("0") || read(cgroup.resolve("cgroup.freeze")).equals("1")
@@ -264,14 +211,14 @@ public final class UiProbe implements AutoCloseable {
                 Thread.sleep(1); // a spin would take a CPU from the stop being measured
             }
         }
-        String[] state = {""};
+        String state = "";
         long zero = -1;
         while (zero < 0 && System.nanoTime() < deadline) {
-            onFx(() -> state[0] = window.stopPanel.state.getText());
-            if (state[0].startsWith("Zero")) zero = (System.nanoTime() - enter) / 1_000_000;
+            state = window.stopState();
+            if (state.startsWith("Zero")) zero = (System.nanoTime() - enter) / 1_000_000;
             else Thread.sleep(50);
         }
-        return new WindowStop(planMillis, growth, zero, state[0], plan);
+        return new WindowStop(planMillis, growth, zero, state, plan);
     }
 
     private static String read(java.nio.file.Path file) {
@@ -282,28 +229,9 @@ public final class UiProbe implements AutoCloseable {
         }
     }
 
-    private static void onFx(Runnable r) throws InterruptedException {
-        CountDownLatch done = new CountDownLatch(1);
-        Platform.runLater(() -> {
-            try {
-                r.run();
-            } finally {
-                done.countDown();
-            }
-        });
-        done.await(60, TimeUnit.SECONDS);
-    }
-
     /** Rows the chains view has made (groups, and what expansion created). */
     public int rows() throws InterruptedException {
-        int[] n = {0};
-        CountDownLatch done = new CountDownLatch(1);
-        Platform.runLater(() -> {
-            n[0] = window.tree.madeRows();
-            done.countDown();
-        });
-        done.await(10, TimeUnit.SECONDS);
-        return n[0];
+        return window.rowsMade();
     }
 
     public void measure(boolean on) {
@@ -323,30 +251,7 @@ public final class UiProbe implements AutoCloseable {
      * found the JavaFX thread there in half its samples.
      */
     public String sceneNodes() throws InterruptedException {
-        java.util.concurrent.CompletableFuture<String> out = new java.util.concurrent.CompletableFuture<>();
-        Platform.runLater(() -> {
-            int[] total = {0};
-            List<java.util.Map.Entry<String, Integer>> parents = new ArrayList<>();
-            java.util.ArrayDeque<javafx.scene.Node> todo = new java.util.ArrayDeque<>();
-            todo.add(window.overlay.getScene().getRoot());
-            while (!todo.isEmpty()) {
-                javafx.scene.Node n = todo.poll();
-                total[0]++;
-                if (n instanceof javafx.scene.Parent p) {
-                    var children = p.getChildrenUnmodifiable();
-                    parents.add(java.util.Map.entry(p.getClass().getSimpleName() + (p.getId() == null ? "" : "#" + p.getId()), children.size()));
-                    todo.addAll(children);
-                }
-            }
-            parents.sort(java.util.Map.Entry.<String, Integer>comparingByValue().reversed());
-            out.complete(String.format("%,d nodes; most children: %s", total[0], String.join(", ",
-                    parents.stream().limit(5).map(e -> e.getKey() + " " + e.getValue()).toList())));
-        });
-        try {
-            return out.get(30, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            return "not counted: " + e;
-        }
+        return window.sceneNodes();
     }
 
     public Figures figures() {
@@ -390,6 +295,6 @@ public final class UiProbe implements AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
-        Platform.runLater(() -> window.overlay.getScene().getWindow().hide());
+        window.close();
     }
 }
