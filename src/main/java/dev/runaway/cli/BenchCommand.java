@@ -78,7 +78,7 @@ public final class BenchCommand implements Callable<Integer> {
             + " LISTINGS on a drill of its own, first)")
     java.util.Set<dev.runaway.bench.PressingBench.Method> methods = java.util.EnumSet.noneOf(dev.runaway.bench.PressingBench.Method.class);
 
-    @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, ratioToC")
+    @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, minMs, maxMs, ratioToC")
     boolean json;
 
     @Option(names = "--guard", description = "metrics: run runaway guard (the guard on the exporter's sampler) instead of runaway metrics")
@@ -114,12 +114,17 @@ public final class BenchCommand implements Callable<Integer> {
             root.put("pulseMedianMs", r.pulseMedianMs());
             root.put("pulseWorstMs", r.pulseWorstMs());
             root.set("live", mapper.valueToTree(r.live()));
+            root.put("loadBefore", r.loadBefore());
+            root.put("loadAfter", r.loadAfter());
             out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));
         } else {
-            out.printf("%-42s %9s %11s %9s%n", "reader", "procs", "median ms", "x C");
+            out.printf("load average %s before the rounds, %s after%n", r.loadBefore(), r.loadAfter());
+            out.printf("%-46s %7s %10s %17s %6s%n", "reader", "procs", "median ms", "spread ms", "x C");
             for (ScanBench.Row row : r.rows()) {
-                out.printf("%-42s %9d %11.1f %9.2f%n", row.reader(), row.procs(), row.medianMs(), row.ratioToC());
+                out.printf("%-46s %7d %10.1f %17s %6.2f%n", row.reader(), row.procs(), row.medianMs(),
+                        String.format(java.util.Locale.ROOT, "%.1f-%.1f", row.minMs(), row.maxMs()), row.ratioToC());
             }
+            out.println("(x C: to the C reader's own clock, one thread; our rescan is warm, on two reading threads: docs/sampling.md)");
             out.printf("incremental rescan after %.0f%% churn: %.1f ms %s; %.1f ms listing /proc%n", r.churnPercent(),
                     r.incrementalMs(), r.followsEvents() ? "following process events" : "(no process events: not root)",
                     r.incrementalListingMs());

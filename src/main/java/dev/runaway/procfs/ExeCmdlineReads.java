@@ -159,13 +159,14 @@ final class ExeCmdlineReads {
     /** A reading thread's share of a batch: the exe first, handed over at once, then the command line. */
     private void work(Batch batch) {
         Reader reader = this.reader.get();
+        ReaderThreads.Slot slot = threads.slot();
         for (int at; (at = batch.next.getAndIncrement()) < batch.requests.length; ) {
             Request r = batch.requests[at];
             synchronized (batch) {
                 if (batch.ended) break;
                 batch.underway.add(r.pid());
             }
-            threads.busy(true);
+            slot.enter(threads.now());
             String exe = null;
             List<String> args;
             boolean exeInTime;
@@ -178,7 +179,7 @@ final class ExeCmdlineReads {
                 String read = exe;
                 args = safely(() -> batch.needsCmdline.test(read) ? reader.cmdline(r.pid()) : List.of(), List.of());
             } finally {
-                threads.busy(false);
+                slot.leave();
             }
             synchronized (batch) {
                 batch.underway.remove(r.pid());

@@ -240,8 +240,11 @@ public final class ProcessTable {
 
     /** Those of {@code pids} whose stat read from an earlier scan has not returned yet: not asked again. */
     private List<Integer> notUnderway(List<Integer> pids) {
+        if (pids.isEmpty()) return pids;
+        Set<Integer> underway = stats.underway(reader.root()); // one look at the reading threads, not one per pid
+        if (underway.isEmpty()) return pids;
         List<Integer> out = new ArrayList<>(pids.size());
-        for (Integer pid : pids) if (!stats.underway(reader.root(), pid)) out.add(pid);
+        for (Integer pid : pids) if (!underway.contains(pid)) out.add(pid);
         return out;
     }
 

@@ -58,10 +58,44 @@ final class ReaderThreads<B> {
     private final Runnable beforeStart;
     private final LinkedBlockingQueue<B> offers = new LinkedBlockingQueue<>();
     private final AtomicInteger threads = new AtomicInteger();
-    private final AtomicInteger busy = new AtomicInteger();
     private final AtomicInteger starting = new AtomicInteger();
-    private final java.util.Map<Thread, Long> readingSince = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Every reading thread's slot; read by the waiter (a few times a batch), written only by its own thread. */
+    private final java.util.List<Slot> slots = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final ThreadLocal<Slot> mySlot = new ThreadLocal<>();
     private final ExecutorService starter;
+
+    /**
+     * A reading thread's own record of the read it is in: when it began (0: in none) and what it
+     * reads (a caller's key, 0: nothing). Two volatile writes a read, and no shared counter or
+     * map: a complete rescan makes 50,000 reads, and a shared map's insert and remove, a shared
+     * counter's increments and a lock taken per read cost both reading threads their caches on
+     * every read (issue 30, docs/sampling.md).
+     */
+    static final class Slot {
+        private volatile long since;
+        private volatile long key;
+
+        /** Enters a read (the thread counts as busy, and as stuck once it has waited too long). */
+        void enter(long now) {
+            since = Math.max(1, now);
+        }
+
+        /** Enters a read of {@code what}, a non-zero key the caller may ask {@link #readingKeys} about. */
+        void enter(long what, long now) {
+            key = what;
+            since = Math.max(1, now);
+        }
+
+        /** Leaves the read (its time no longer counts), still holding the key until {@link #release}. */
+        void leave() {
+            since = 0;
+        }
+
+        /** Drops the key: the read's answer has been handed over (in time or late). */
+        void release() {
+            key = 0;
+        }
+    }
 
     ReaderThreads(String name, int first, int max, Consumer<B> work) {
         this(name, first, max, work, System::nanoTime, () -> { });
@@ -91,26 +125,51 @@ final class ReaderThreads<B> {
 
     /** Offers {@code batch} to every thread (the free ones take it now, the others when their reads return), starting more when too few are free. */
     void offer(B batch) {
-        for (int i = threads.get() - busy.get(); i < first; i++) startLater(batch);
+        for (int i = threads.get() - busy(); i < first; i++) startLater(batch);
         for (int i = 0, n = threads.get(); i < n; i++) offers.add(batch);
     }
 
-    /** A reading thread enters ({@code true}) or leaves a read. */
-    void busy(boolean entering) {
-        if (entering) {
-            readingSince.put(Thread.currentThread(), clock.getAsLong());
-            busy.incrementAndGet();
-        } else {
-            busy.decrementAndGet();
-            readingSince.remove(Thread.currentThread());
+    /** The calling reading thread's slot (a thread of this pool; null on any other). */
+    Slot slot() {
+        return mySlot.get();
+    }
+
+    /** The clock reads are timed with. */
+    long now() {
+        return clock.getAsLong();
+    }
+
+    /** Threads inside a read now. */
+    int busy() {
+        int n = 0;
+        for (Slot s : slots) if (s.since != 0) n++;
+        return n;
+    }
+
+    /** The keys of the reads under way or whose answers are on their way (see {@link Slot#release}). */
+    java.util.Set<Long> readingKeys() {
+        java.util.Set<Long> keys = new java.util.HashSet<>();
+        for (Slot s : slots) {
+            long k = s.key;
+            if (k != 0) keys.add(k);
         }
+        return keys;
+    }
+
+    /** Whether some thread holds {@code key} (a read of it under way, or its answer on its way). */
+    boolean reading(long key) {
+        for (Slot s : slots) if (s.key == key) return true;
+        return false;
     }
 
     /** The bound on threads now: the bound plus those stuck in a read, up to the ceiling. */
     int allowed() {
         long t = clock.getAsLong();
         int stuck = 0;
-        for (long since : readingSince.values()) if (t - since >= STUCK_NANOS) stuck++;
+        for (Slot s : slots) {
+            long since = s.since;
+            if (since != 0 && t - since >= STUCK_NANOS) stuck++;
+        }
         return Math.min(max * CEILING_FACTOR, max + stuck);
     }
 
@@ -142,7 +201,7 @@ final class ReaderThreads<B> {
                     seen = now;
                     movedAt = t;
                 }
-                if (t - movedAt >= GROW_NANOS && t - grownAt >= GROW_NANOS && busy.get() >= threads.get()) {
+                if (t - movedAt >= GROW_NANOS && t - grownAt >= GROW_NANOS && busy() >= threads.get()) {
                     grownAt = t;
                     for (int i = 0; i < GROW_STEP; i++) startLater(batch);
                 }
@@ -210,11 +269,15 @@ final class ReaderThreads<B> {
 
     private void loop() {
         dev.runaway.sys.Sched.aheadOfOrdinaryTasks(); // as the scan thread these reads are for
+        Slot slot = new Slot();
+        mySlot.set(slot);
+        slots.add(slot);
         while (true) {
             B batch;
             try {
                 batch = offers.take();
             } catch (InterruptedException e) {
+                slots.remove(slot);
                 threads.decrementAndGet();
                 return;
             }

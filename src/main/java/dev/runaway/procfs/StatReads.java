@@ -52,23 +52,36 @@ final class StatReads {
     private static final StatReads SHARED = new StatReads("runaway-stat");
 
     private final ReaderThreads<Batch<?>> threads;
-    private final Set<Long> underway = ConcurrentHashMap.newKeySet(); // root id << 32 | pid, of reads not returned
+    /** A small number for each /proc root asked about (a read's key is that number and its pid). */
+    private final Map<Path, Integer> roots = new ConcurrentHashMap<>();
+    private final AtomicInteger rootsSeen = new AtomicInteger();
 
-    /** One batch: threads take its pids in turn until it is done or ended. */
+    /** Marks an answer's place once its batch has ended without it: the answer, when it comes, is late. */
+    private static final Object ENDED = new Object();
+
+    /**
+     * One batch: threads take its pids in turn until it is done or ended. Each answer has its own
+     * place, taken by one compare-and-set: the reading thread's (in time) or the waiter's as the
+     * batch ends (the answer is then late), never both or neither, and no lock is taken per read.
+     */
     private static final class Batch<T> {
         final Path root;
+        final int rootId;
         final int[] pids;
         final Read<T> read;
         final Late<T> late; // null: late answers are dropped
         final AtomicInteger next = new AtomicInteger();
-        final Map<Integer, Optional<T>> answers = new ConcurrentHashMap<>();
+        final java.util.concurrent.atomic.AtomicReferenceArray<Object> answers; // by place: null, an Optional, or ENDED
+        final AtomicInteger answered = new AtomicInteger();
         volatile boolean ended;
 
-        Batch(Path root, int[] pids, Read<T> read, Late<T> late) {
+        Batch(Path root, int rootId, int[] pids, Read<T> read, Late<T> late) {
             this.root = root;
+            this.rootId = rootId;
             this.pids = pids;
             this.read = read;
             this.late = late;
+            this.answers = new java.util.concurrent.atomic.AtomicReferenceArray<>(pids.length);
         }
     }
 
@@ -98,7 +111,7 @@ final class StatReads {
     <T> Pending<T> start(Path root, List<Integer> pids, Read<T> read, Late<T> late) {
         int[] asked = new int[pids.size()];
         for (int i = 0; i < asked.length; i++) asked[i] = pids.get(i);
-        Batch<T> batch = new Batch<>(root, asked, read, late);
+        Batch<T> batch = new Batch<>(root, rootId(root), asked, read, late);
         if (asked.length > 0) threads.offer(batch);
         return new Pending<>(batch);
     }
@@ -107,29 +120,41 @@ final class StatReads {
      * The answers, once all are in or none has come for {@code stallMillis}; what is left then is
      * unread, and nobody starts another read of it.
      */
+    @SuppressWarnings("unchecked")
     <T> Answers<T> await(Pending<T> pending, long stallMillis) {
         Batch<T> batch = pending.batch;
-        if (batch.pids.length > 0) {
-            threads.awaitProgress(batch, batch, batch.answers::size, () -> batch.answers.size() >= batch.pids.length, stallMillis);
-        }
-        Map<Integer, Optional<T>> read;
-        synchronized (batch) {
-            batch.ended = true;
-            batch.next.set(batch.pids.length);
-            read = new HashMap<>(batch.answers);
-        }
+        int n = batch.pids.length;
+        if (n > 0) threads.awaitProgress(batch, batch, batch.answered::get, () -> batch.answered.get() >= n, stallMillis);
+        batch.ended = true;
+        batch.next.set(n); // nobody starts another read of this batch
+        Map<Integer, Optional<T>> read = new HashMap<>(Math.max(16, n * 4 / 3 + 1));
         Set<Integer> unread = new HashSet<>();
-        for (int pid : batch.pids) if (!read.containsKey(pid)) unread.add(pid);
+        for (int i = 0; i < n; i++) {
+            if (batch.answers.compareAndSet(i, null, ENDED)) unread.add(batch.pids[i]);
+            else read.put(batch.pids[i], (Optional<T>) batch.answers.get(i));
+        }
         return new Answers<>(read, unread);
     }
 
     /** Whether a read of this pid below this root has not returned yet (do not ask again). */
     boolean underway(Path root, int pid) {
-        return underway.contains(key(root, pid));
+        return threads.reading(key(rootId(root), pid));
     }
 
-    private static long key(Path root, int pid) {
-        return (long) root.hashCode() << 32 | (pid & 0xffffffffL);
+    /** The pids below {@code root} whose reads have not returned yet, as one look (do not ask again). */
+    Set<Integer> underway(Path root) {
+        int id = rootId(root);
+        Set<Integer> pids = new HashSet<>();
+        for (long key : threads.readingKeys()) if ((int) (key >>> 32) == id) pids.add((int) key);
+        return pids;
+    }
+
+    private int rootId(Path root) {
+        return roots.computeIfAbsent(root, r -> rootsSeen.incrementAndGet());
+    }
+
+    private static long key(int rootId, int pid) {
+        return (long) rootId << 32 | (pid & 0xffffffffL);
     }
 
     private final ThreadLocal<Map<Path, ProcReader>> readers = ThreadLocal.withInitial(HashMap::new);
@@ -137,32 +162,28 @@ final class StatReads {
     /** A reading thread's share of a batch. */
     private <T> void work(Batch<T> batch) {
         ProcReader reader = readers.get().computeIfAbsent(batch.root, ProcReader::new);
+        ReaderThreads.Slot slot = threads.slot();
         for (int at; (at = batch.next.getAndIncrement()) < batch.pids.length; ) {
             if (batch.ended) break;
             int pid = batch.pids[at];
-            long key = key(batch.root, pid);
-            underway.add(key);
-            threads.busy(true);
+            slot.enter(key(batch.rootId, pid), threads.now()); // underway from here until its answer is handed over
             Optional<T> answer;
             try {
                 answer = batch.read.read(reader, pid);
             } catch (RuntimeException unreadable) {
                 answer = Optional.empty();
             } finally {
-                threads.busy(false);
+                slot.leave();
             }
-            synchronized (batch) { // against await's end: each answer is either in time or late, never both or neither
-                if (!batch.ended) {
-                    underway.remove(key);
-                    batch.answers.put(pid, answer);
-                    if (batch.answers.size() == batch.pids.length) threads.done(batch);
-                    continue;
-                }
+            if (batch.answers.compareAndSet(at, null, answer)) { // in time
+                slot.release();
+                if (batch.answered.incrementAndGet() == batch.pids.length) threads.done(batch);
+                continue;
             }
             try {
                 if (batch.late != null) batch.late.answered(pid, answer); // else dropped, read again next scan
             } finally {
-                underway.remove(key); // only now: no scan asks again for an answer on its way to the late sink
+                slot.release(); // only now: no scan asks again for an answer on its way to the late sink
             }
         }
     }

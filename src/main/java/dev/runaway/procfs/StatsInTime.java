@@ -41,7 +41,8 @@ public final class StatsInTime {
         for (long stall : stalls) {
             StatReads reads = StatReads.shared();
             List<Integer> now = new ArrayList<>();
-            for (Integer pid : asked) if (!reads.underway(proc, pid)) now.add(pid);
+            Set<Integer> underway = reads.underway(proc);
+            for (Integer pid : asked) if (!underway.contains(pid)) now.add(pid);
             StatReads.Answers<ProcStat> answers = reads.await(reads.start(proc, now, ProcReader::stat), stall);
             for (Map.Entry<Integer, Optional<ProcStat>> e : answers.read().entrySet()) {
                 if (e.getValue().isPresent()) stats.put(e.getKey(), e.getValue().get());
