@@ -204,6 +204,7 @@ class DaemonizerStopTest {
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int status = cli.execute(by, Integer.toString(root.pid()), "--yes", "--json");
+        assertThat(out.toString()).as("no JSON; exit %d; %s", status, err).contains("{");
         JsonNode json = new ObjectMapper().readTree(out.toString());
         assertThat(status).as(out + "\n" + err).isEqualTo(json.get("zeroConfirmed").asBoolean() ? 0 : 3);
         return json;
