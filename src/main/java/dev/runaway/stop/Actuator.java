@@ -95,6 +95,11 @@ public final class Actuator implements Actions, AutoCloseable {
         bindingSent = false;
     }
 
+    /** False when this console was made with {@link HelperStarter#NONE}: no helper, installed or not. */
+    public boolean mayStartHelper() {
+        return helperStarter != HelperStarter.NONE;
+    }
+
     /** True when a helper has been started and still runs. */
     public synchronized boolean hasHelper() {
         return helper != null && helper.alive();

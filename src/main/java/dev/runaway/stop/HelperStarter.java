@@ -11,5 +11,11 @@ import java.util.Optional;
  */
 @FunctionalInterface
 public interface HelperStarter {
+    /**
+     * No helper for this console, whatever the machine has installed: the planner then plans
+     * with this user's own rights only (a test as nobody, a bench), never "through the helper".
+     */
+    HelperStarter NONE = confirmedStop -> null;
+
     HelperClient start(Optional<HelperBinding> confirmedStop);
 }

@@ -14,7 +14,8 @@ public record Privilege(boolean root, int uid, Helper helper) {
     public static Privilege ofThisUser(Actuator actuator) {
         boolean root = dev.runaway.sys.LibC.INSTANCE.geteuid() == 0;
         int uid = root ? 0 : dev.runaway.sys.LibC.INSTANCE.geteuid();
-        Helper h = root ? Helper.NONE : actuator != null && actuator.hasHelper() ? Helper.RUNNING
+        Helper h = root || actuator != null && !actuator.mayStartHelper() ? Helper.NONE
+                : actuator != null && actuator.hasHelper() ? Helper.RUNNING
                 : java.nio.file.Files.isExecutable(InstalledHelper.PATH) ? Helper.INSTALLED : Helper.NONE;
         return new Privilege(root, uid, h);
     }

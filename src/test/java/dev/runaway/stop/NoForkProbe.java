@@ -41,7 +41,7 @@ public final class NoForkProbe {
         for (int i = 0; i < 5; i++) planner.plan(rescan.get()); // loads and compiles what the stop uses
         if (!readyThenTryAFork()) return;
         StopPlan plan = planner.plan(rescan.get());
-        try (Actuator actuator = new Actuator(proc, () -> null)) {
+        try (Actuator actuator = new Actuator(proc, HelperStarter.NONE)) {
             StopEngine.Outcome outcome = new StopEngine(actuator, rescan, s -> { }).run(plan, false);
             System.out.println("lever " + plan.chosen());
             System.out.println("zero " + outcome.zeroConfirmed());

@@ -23,7 +23,7 @@ public final class UnprivilegedProbe {
         String aloneCommand = args[1];
         PulseReader pulse = PulseReader.live();
         String worker = NativeBinaries.find(NativeBinaries.DRILL_WORKER).toString();
-        try (Actuator actuator = new Actuator(PROC, () -> null)) {
+        try (Actuator actuator = new Actuator(PROC, HelperStarter.NONE)) {
             StopCore core = new StopCore(PROC, pulse, actuator, Disposable.forThisUser());
             try (Sandbox own = Sandboxes.create(SandboxSpec.of("test-unprivileged", 12))) {
                 own.start(new ProcessBuilder(worker, "fanout", "20").redirectError(ProcessBuilder.Redirect.DISCARD));
