@@ -354,7 +354,7 @@ public final class PressingBench {
     private Stop consolePath() throws Exception {
         progress.printf("console path (%,d pressing)%n", tasks);
         try (LiveAnalysis live = LiveAnalysis.live().start(); Drill drill = pressingAtCap();
-             Actuator actuator = new Actuator(PROC, () -> null)) {
+             Actuator actuator = new Actuator(PROC, dev.runaway.stop.HelperStarter.NONE)) {
             String key = key(drill);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (!seen(live.latest(), key) && System.nanoTime() < deadline) Thread.sleep(100);
@@ -374,6 +374,10 @@ public final class PressingBench {
             StopEngine.Outcome o = session.run(false, step -> { });
             watch.awaitZero(3000);
             watch.close();
+            // Said as it ends, as the command line's trials are: a bench cut short keeps what it measured.
+            progress.printf("  plan %,d ms; growth stopped %,d ms, zero %,d ms (from Enter), %s; outside: growth stopped %,d ms, zero %,d ms%n",
+                    planMillis, o.millisToGrowthStopped(), o.millisToZero(), o.zeroConfirmed() ? "zero confirmed"
+                            : o.survivors().size() + " survivors", watch.millisToGrowthStopped(), watch.millisToZero());
             return new Stop("console path", tasks, o.millisToGrowthStopped(), o.millisToZero(), o.zeroConfirmed(),
                     o.survivors().size(), watch.loadMax(), "the stop's outcome (from Enter)", planMillis, "lever "
                     + session.plan().chosen().name() + "; outside: growth stopped " + watch.millisToGrowthStopped()

@@ -97,7 +97,7 @@ public final class StopBench {
         CommandRescan rescan = new CommandRescan(PROC, command, pulse);
         dev.runaway.stop.Targets targets = rescan.get();
         StopPlan plan = new Planner(Disposable.forThisUser(), LibC.INSTANCE.geteuid() == 0).plan(targets);
-        try (Actuator actuator = new Actuator(PROC, () -> null)) {
+        try (Actuator actuator = new Actuator(PROC, dev.runaway.stop.HelperStarter.NONE)) {
             return new StopEngine(actuator, rescan, s -> { }).run(plan, false);
         }
     }

@@ -354,7 +354,7 @@ public final class StopCommand implements Callable<Integer> {
         plan.targets().unfollowed().forEach(s -> unfollowedPlan.add(s.pid()));
         Targets.Lineage lineage = plan.targets().lineage();
         p.putObject("lineage").put("source", lineage.source().name()).put("who", lineage.who()).put("pid", lineage.pid())
-                .put("sinceTicks", lineage.sinceTicks());
+                .put("sinceTicks", lineage.sinceTicks()).put("missed", lineage.missed());
         ArrayNode placed = p.putArray("placed");
         for (Placement pl : plan.targets().placements()) {
             ObjectNode n = placed.addObject().put("pid", pl.process().pid()).put("startTicks", pl.process().identity().startTicks())

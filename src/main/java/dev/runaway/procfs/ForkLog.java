@@ -224,13 +224,24 @@ public final class ForkLog implements EventFeed {
         return new Snapshot(since, taken, out);
     }
 
+    /** Why {@link #splice} would refuse {@code older}, in words; null when it would join it. */
+    public synchronized String spliceRefusal(Snapshot older) {
+        if (older.takenTicks() < subscribedTicks) {
+            return String.format("it was last written %.2f s before this stop subscribed",
+                    (subscribedTicks - older.takenTicks()) / (double) dev.runaway.sys.Clocks.TICKS_PER_SECOND);
+        }
+        if (older.sinceTicks() >= since) return "it begins no earlier than this stop's own events (it lost events and began again)";
+        if (restarts > 0) return "this stop lost process events of its own, so the two would not meet";
+        return null;
+    }
+
     /**
      * Joins an older log (another sampler's, from before this one subscribed) in front of this
      * one: when it was taken after this log's subscription began there is no gap between them,
      * and this log knows from the older one's {@code since}. Returns whether it was joined.
      */
     public synchronized boolean splice(Snapshot older) {
-        if (older.takenTicks() < subscribedTicks || older.sinceTicks() >= since || restarts > 0) return false;
+        if (spliceRefusal(older) != null) return false;
         for (long[] r : older.records()) {
             int pid = (int) r[0];
             Rec rec = new Rec(pid, r[1], (int) r[2], r[3]);

@@ -41,6 +41,17 @@ public final class SharedLineage {
     public record Source(String who, int pid, long sinceTicks) {
     }
 
+    /** A join's outcome: the log joined, or empty and why none was (said in the stop's plan). */
+    public record Join(Optional<Source> source, String missed) {
+        static Join joined(Source s) {
+            return new Join(Optional.of(s), "");
+        }
+
+        static Join none(String why) {
+            return new Join(Optional.empty(), why);
+        }
+    }
+
     private SharedLineage() {
     }
 
@@ -66,6 +77,10 @@ public final class SharedLineage {
         }
 
         private void writeLoop() {
+            // Ahead of ordinary tasks (this thread exists only as root): a runaway's thousands of
+            // them would otherwise starve it, and a stop under fire would find no file taken since
+            // it began and follow only its own events. Its work is a drain and a write per 250 ms.
+            dev.runaway.sys.Sched.aheadOfOrdinaryTasks();
             int written = -1;
             long last = 0;
             while (!closed) {
@@ -130,40 +145,52 @@ public final class SharedLineage {
     /**
      * Joins into {@code own} the oldest log that reaches past its subscription: one of this
      * process's samplers at once, else a file, waiting up to {@code patience} for one written
-     * after {@code own} subscribed. Empty when there is none (then {@code own} alone knows).
+     * after {@code own} subscribed. Empty when there is none (then {@code own} alone knows), with
+     * the reason: no sampler, a file last written before the stop began (its writer starved or
+     * gone), a log that began again after lost events.
      */
-    public static Optional<Source> joinInto(ForkLog own, Duration patience) {
+    public static Join joinInto(ForkLog own, Duration patience) {
         Published oldest = null;
         for (Published p : IN_PROCESS) if (oldest == null || p.log.since() < oldest.log.since()) oldest = p;
-        if (oldest != null && own.splice(oldest.log.snapshot())) {
-            return Optional.of(new Source(oldest.who, (int) ProcessHandle.current().pid(), own.since()));
+        String inProcess = null;
+        if (oldest != null) {
+            ForkLog.Snapshot snapshot = oldest.log.snapshot();
+            if (own.splice(snapshot)) return Join.joined(new Source(oldest.who, (int) ProcessHandle.current().pid(), own.since()));
+            inProcess = oldest.who + " in this process: " + own.spliceRefusal(snapshot);
         }
-        return joinFromFiles(own, dir(), patience);
+        Join files = joinFromFiles(own, dir(), patience);
+        return inProcess == null || files.source().isPresent() ? files : Join.none(inProcess + "; " + files.missed());
     }
 
     /** The files' part of {@link #joinInto}: the oldest log of {@code dir} written after {@code own} subscribed. */
-    static Optional<Source> joinFromFiles(ForkLog own, Path dir, Duration patience) {
-        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) return Optional.empty();
+    static Join joinFromFiles(ForkLog own, Path dir, Duration patience) {
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) return Join.none("no sampler's lineage file (no " + dir + ")");
         long deadline = System.nanoTime() + patience.toNanos();
-        boolean anyFile = false;
+        Candidate newest = null;
+        String refused = null;
         do {
             Candidate best = null;
             for (Candidate c : candidates(dir)) {
-                anyFile = true;
+                if (newest == null || c.snapshot.takenTicks() > newest.snapshot.takenTicks()) newest = c;
                 if (c.snapshot.takenTicks() >= own.subscribedTicks() && (best == null || c.snapshot.sinceTicks() < best.snapshot.sinceTicks())) {
                     best = c;
                 }
             }
-            if (best != null && own.splice(best.snapshot)) return Optional.of(new Source(best.who, best.pid, own.since()));
-            if (!anyFile) return Optional.empty();
+            if (best != null) {
+                if (own.splice(best.snapshot)) return Join.joined(new Source(best.who, best.pid, own.since()));
+                refused = best.who + "'s (pid " + best.pid + "): " + own.spliceRefusal(best.snapshot);
+            }
+            if (newest == null) return Join.none("no sampler's lineage file in " + dir);
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return Optional.empty();
+                break;
             }
         } while (System.nanoTime() < deadline);
-        return Optional.empty();
+        if (refused != null) return Join.none("the lineage file " + refused);
+        return Join.none("the newest lineage file, " + newest.who + "'s (pid " + newest.pid + "): "
+                + own.spliceRefusal(newest.snapshot) + ", and none was written within " + patience.toMillis() + " ms");
     }
 
     private record Candidate(String who, int pid, ForkLog.Snapshot snapshot) {

@@ -125,8 +125,8 @@ public record StopPlan(Targets targets, Map<Lever, LeverCheck> checks, List<Leve
             case NOT_BY_DESCENT -> java.util.Optional.empty();
             case RECORDED -> java.util.Optional.of("the kernel's fork events as " + l.who() + " (pid " + l.pid() + ") recorded them, "
                     + since + ", then this stop's own");
-            case OWN_EVENTS -> java.util.Optional.of("this stop's own fork events, " + since + " (no sampler recorded them before;"
-                    + " `runaway metrics` as a service keeps them)");
+            case OWN_EVENTS -> java.util.Optional.of("this stop's own fork events, " + since + " (no sampler's record was joined: "
+                    + (l.missed().isEmpty() ? "none" : l.missed()) + "; `runaway metrics` as a service keeps one)");
             case SCANS -> java.util.Optional.of("scans only (fork events need root): an adopted process started after the root is"
                     + " placed by evidence");
         };

@@ -78,12 +78,12 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         if (forks != null) analyzer.followingForks(forks);
         // A sampler that watched before this stop (the console, top, runaway metrics) saw the forks
         // it cannot: a daemonizer's middles that exited before it began. Its log is joined in front.
-        Optional<dev.runaway.procfs.SharedLineage.Source> joined = forks == null ? Optional.empty()
+        dev.runaway.procfs.SharedLineage.Join joined = forks == null ? null
                 : dev.runaway.procfs.SharedLineage.joinInto(forks, JOIN_PATIENCE);
         this.lineage = !byDescent ? Targets.Lineage.NONE
-                : joined.map(j -> new Targets.Lineage(Targets.Lineage.Source.RECORDED, j.who(), j.pid(), j.sinceTicks()))
-                .orElseGet(() -> forks != null ? new Targets.Lineage(Targets.Lineage.Source.OWN_EVENTS, "", 0, forks.since())
-                        : new Targets.Lineage(Targets.Lineage.Source.SCANS, "", 0, 0));
+                : joined == null ? new Targets.Lineage(Targets.Lineage.Source.SCANS, "", 0, 0, "")
+                : joined.source().map(j -> new Targets.Lineage(Targets.Lineage.Source.RECORDED, j.who(), j.pid(), j.sinceTicks(), ""))
+                .orElseGet(() -> new Targets.Lineage(Targets.Lineage.Source.OWN_EVENTS, "", 0, forks.since(), joined.missed()));
     }
 
     /** How long a stop by descent waits for another sampler's lineage file written since it began. */

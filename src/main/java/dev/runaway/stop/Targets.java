@@ -32,10 +32,11 @@ public record Targets(Selector selector, List<ProcessSample> members, Optional<S
 
     /**
      * The stop's source of lineage: a sampler's fork log joined to its own ({@code who} kept it),
-     * its own process events alone, or scans alone ({@code sinceTicks} 0: no fork is known).
+     * its own process events alone, or scans alone ({@code sinceTicks} 0: no fork is known);
+     * {@code missed}: with its own events alone, why no sampler's log was joined.
      */
-    public record Lineage(Source source, String who, int pid, long sinceTicks) {
-        public static final Lineage NONE = new Lineage(Source.NOT_BY_DESCENT, "", 0, 0);
+    public record Lineage(Source source, String who, int pid, long sinceTicks, String missed) {
+        public static final Lineage NONE = new Lineage(Source.NOT_BY_DESCENT, "", 0, 0, "");
 
         public enum Source {
             /** A command key or a cgroup: membership does not go by descent. */

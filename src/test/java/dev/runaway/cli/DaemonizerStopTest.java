@@ -172,10 +172,14 @@ class DaemonizerStopTest {
         return tool;
     }
 
-    /** A script that starts the daemonizer through a subshell that exits at once, and stays: the root runs another program than its runaway. */
+    /**
+     * A script that starts the daemonizer through a subshell that exits at once, and stays: the
+     * root runs another program than its runaway. It forks nothing more (a loop of sleeps would:
+     * bash gives up on a fork refused at the cap after about 30 s, and the root would be gone).
+     */
     private static Path startingScript(Path dir, Path tool) throws Exception {
         Path script = dir.resolve("start.sh");
-        Files.writeString(script, "#!/bin/bash\n( \"" + tool + "\" daemonizer 20 & )\nwhile :; do sleep 1; done\n");
+        Files.writeString(script, "#!/bin/bash\n( \"" + tool + "\" daemonizer 20 & )\nexec sleep 100000\n");
         Files.setAttribute(script, "unix:mode", 0755);
         return script;
     }

@@ -32,7 +32,7 @@ class SharedLineageTest {
         assumeTrue(root(), "the file must be root's");
         ForkLog stop = ForkLog.recording(new ScriptedForks());
         SharedLineage.write(dir.resolve("812.json"), "runaway metrics", samplersLog(1000));
-        Optional<SharedLineage.Source> joined = SharedLineage.joinFromFiles(stop, dir, Duration.ZERO);
+        Optional<SharedLineage.Source> joined = SharedLineage.joinFromFiles(stop, dir, Duration.ZERO).source();
         assertThat(joined).hasValueSatisfying(j -> {
             assertThat(j.who()).isEqualTo("runaway metrics");
             assertThat(j.sinceTicks()).isEqualTo(1000);
@@ -46,7 +46,7 @@ class SharedLineageTest {
         ForkLog stop = ForkLog.recording(new ScriptedForks());
         SharedLineage.write(dir.resolve("1.json"), "the console", samplersLog(5000));
         SharedLineage.write(dir.resolve("2.json"), "runaway metrics", samplersLog(1000));
-        assertThat(SharedLineage.joinFromFiles(stop, dir, Duration.ZERO)).map(SharedLineage.Source::who).hasValue("runaway metrics");
+        assertThat(SharedLineage.joinFromFiles(stop, dir, Duration.ZERO).source()).map(SharedLineage.Source::who).hasValue("runaway metrics");
     }
 
     @Test
@@ -56,12 +56,12 @@ class SharedLineageTest {
         Path file = dir.resolve("812.json");
         SharedLineage.write(file, "runaway metrics", samplersLog(1000));
         Files.setAttribute(file, "unix:uid", 65534);
-        assertThat(SharedLineage.joinFromFiles(stop, dir, Duration.ZERO)).isEmpty();
+        assertThat(SharedLineage.joinFromFiles(stop, dir, Duration.ZERO).source()).isEmpty();
         Files.setAttribute(file, "unix:uid", 0);
         Files.setAttribute(dir, "unix:mode", 0777); // a directory anyone may swap files in
-        assertThat(SharedLineage.joinFromFiles(stop, dir, Duration.ZERO)).isEmpty();
+        assertThat(SharedLineage.joinFromFiles(stop, dir, Duration.ZERO).source()).isEmpty();
         Files.setAttribute(dir, "unix:mode", 0755);
-        assertThat(SharedLineage.joinFromFiles(stop, dir, Duration.ZERO)).as("the same file, root's alone").isPresent();
+        assertThat(SharedLineage.joinFromFiles(stop, dir, Duration.ZERO).source()).as("the same file, root's alone").isPresent();
     }
 
     @Test
@@ -71,14 +71,28 @@ class SharedLineageTest {
         ForkLog stop = ForkLog.recording(new ScriptedForks());
         SharedLineage.write(file, "runaway metrics", samplersLog(1000));
         Files.writeString(file, Files.readString(file).replaceFirst("\"bootId\":\"[^\"]*\"", "\"bootId\":\"another-boot\""));
-        assertThat(SharedLineage.joinFromFiles(stop, dir, Duration.ZERO)).isEmpty();
+        assertThat(SharedLineage.joinFromFiles(stop, dir, Duration.ZERO).source()).isEmpty();
 
         SharedLineage.write(file, "runaway metrics", samplersLog(1000));
         ForkLog later = ForkLog.recording(new ScriptedForks());
         await(() -> Clocks.bootTicks() > later.subscribedTicks()); // the file is older than this stop's subscription
         ForkLog latest = ForkLog.recording(new ScriptedForks());
-        assertThat(SharedLineage.joinFromFiles(latest, dir, Duration.ofMillis(200))).as("no sampler wrote since").isEmpty();
+        SharedLineage.Join stale = SharedLineage.joinFromFiles(latest, dir, Duration.ofMillis(200));
+        assertThat(stale.source()).as("no sampler wrote since").isEmpty();
+        assertThat(stale.missed()).as("the plan says why").contains("runaway metrics's (pid", "before this stop subscribed",
+                "none was written within 200 ms");
         assertThat(latest.since()).isGreaterThan(1000);
+    }
+
+    @Test
+    void aSamplersLogThatBeganAgainAfterTheStopsStartIsNotJoinedAndTheReasonSaysSo(@TempDir Path dir) throws Exception {
+        assumeTrue(root(), "the file must be root's");
+        ForkLog stop = ForkLog.recording(new ScriptedForks());
+        SharedLineage.write(dir.resolve("812.json"), "runaway metrics", samplersLog(stop.since() + 5)); // lost events, began again since
+        SharedLineage.Join join = SharedLineage.joinFromFiles(stop, dir, Duration.ZERO);
+        assertThat(join.source()).isEmpty();
+        assertThat(join.missed()).contains("runaway metrics", "lost events and began again");
+        assertThat(SharedLineage.joinFromFiles(stop, dir.resolve("absent"), Duration.ZERO).missed()).contains("no sampler's lineage file");
     }
 
     private static void await(java.util.function.BooleanSupplier condition) {
