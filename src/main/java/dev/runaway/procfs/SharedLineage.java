@@ -77,10 +77,6 @@ public final class SharedLineage {
         }
 
         private void writeLoop() {
-            // Ahead of ordinary tasks (this thread exists only as root): a runaway's thousands of
-            // them would otherwise starve it, and a stop under fire would find no file taken since
-            // it began and follow only its own events. Its work is a drain and a write per 250 ms.
-            dev.runaway.sys.Sched.aheadOfOrdinaryTasks();
             int written = -1;
             long last = 0;
             while (!closed) {
