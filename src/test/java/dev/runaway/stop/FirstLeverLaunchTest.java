@@ -290,12 +290,7 @@ public class FirstLeverLaunchTest {
         }
         assertUntouched(runaway);
         env = lever(sandbox("launcher-again"), "stop", "--cgroup", cgroupOf(runaway), "--yes");
-        try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
-            EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator, new Selector.Cgroup(cgroupOf(runaway)));
-            assertThat(attempt.frozen()).as(attempt.why()).isPresent();
-            actuator.uncapPids(cgroupOf(runaway));
-            actuator.freeze(cgroupOf(runaway), false);
-        }
+        adoptsAndPutsBack(env, new Selector.Cgroup(cgroupOf(runaway)), runaway);
         assertUntouched(runaway);
     }
 
@@ -309,13 +304,8 @@ public class FirstLeverLaunchTest {
             var id = identity(root);
             assertThat(env.get("RUNAWAY_FIRST_LEVER_SELECTOR")).isEqualTo(option.substring(2) + ":" + root + ":" + id.startTicks());
             assertThat(freezeAsked(runaway)).isTrue();
-            try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
-                Selector selector = option.equals("--pid") ? new Selector.Process(id) : new Selector.Chain(id);
-                EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator, selector);
-                assertThat(attempt.frozen()).as(attempt.why()).isPresent();
-                actuator.uncapPids(cgroupOf(runaway));
-                actuator.freeze(cgroupOf(runaway), false);
-            }
+            Selector selector = option.equals("--pid") ? new Selector.Process(id) : new Selector.Chain(id);
+            adoptsAndPutsBack(env, selector, runaway);
             assertUntouched(runaway);
         }
     }
@@ -327,12 +317,7 @@ public class FirstLeverLaunchTest {
         int root = tree(runaway, "( /bin/sleep 600 & ) ; exec /bin/sleep 600", 2);
         Map<String, String> env = lever(sandbox("launcher"), "stop", "--pid", Integer.toString(root), "--yes");
         assertThat(env).as(env.get("output")).doesNotContainKey("RUNAWAY_FIRST_LEVER_REFUSED");
-        try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
-            EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator, new Selector.Process(identity(root)));
-            assertThat(attempt.frozen()).as(attempt.why()).isPresent();
-            actuator.uncapPids(cgroupOf(runaway));
-            actuator.freeze(cgroupOf(runaway), false);
-        }
+        adoptsAndPutsBack(env, new Selector.Process(identity(root)), runaway);
         assertUntouched(runaway);
     }
 
@@ -395,5 +380,15 @@ public class FirstLeverLaunchTest {
         assertThat(p.exitValue()).isEqualTo(127);
         assertThat(out).contains("growth stopped before the plan").contains("thawed").contains("cannot run");
         assertUntouched(runaway);
+    }
+
+    /** The JVM adopts the lever's freeze for {@code selector}; then the cgroup is put back as the test found it. */
+    private void adoptsAndPutsBack(Map<String, String> env, Selector selector, CgroupSandbox runaway) throws Exception {
+        try (Actuator actuator = new Actuator(Path.of("/proc"), HelperStarter.NONE)) {
+            EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator, selector);
+            assertThat(attempt.frozen()).as(attempt.why()).isPresent();
+            actuator.uncapPids(cgroupOf(runaway));
+            actuator.freeze(cgroupOf(runaway), false);
+        }
     }
 }
