@@ -73,7 +73,8 @@ public final class Guard implements AutoCloseable {
     private final Watch watch;
     private final Map<String, Active> holds = new LinkedHashMap<>();
     private final Map<String, HeldGroup> wouldHold = new LinkedHashMap<>();
-    private final Set<String> released = new HashSet<>();
+    /** Released groups while they live: key -> the cgroup their hold froze as theirs alone ("" when it swept). */
+    private final Map<String, String> released = new HashMap<>();
     private final Map<String, Long> refusedUntil = new HashMap<>();
     private final Map<HoldEnd, Long> ends = new EnumMap<>(HoldEnd.class);
     private final AtomicReference<Snapshot> next = new AtomicReference<>();
@@ -135,7 +136,7 @@ public final class Guard implements AutoCloseable {
             if (!present.contains(key)) end(key, "gone: stopped to zero or exited", HoldEnd.GONE);
         }
         wouldHold.keySet().retainAll(present);
-        released.retainAll(present);
+        released.keySet().retainAll(present);
         long now = System.nanoTime();
         refusedUntil.values().removeIf(until -> until < now);
         policy.killAfter().ifPresent(after -> killUnanswered(after, now));
@@ -152,8 +153,8 @@ public final class Guard implements AutoCloseable {
         verdicts.sort(java.util.Comparator.comparingLong(v -> firstStart.get(v.group().command())));
         for (Watch.Verdict v : verdicts) {
             String key = v.group().command();
-            if (holds.containsKey(key) || wouldHold.containsKey(key) || released.contains(key) || refusedUntil.containsKey(key)) continue;
-            if (coveredBy(v.group()).isPresent()) continue;
+            if (holds.containsKey(key) || wouldHold.containsKey(key) || released.containsKey(key) || refusedUntil.containsKey(key)) continue;
+            if (coveredBy(v.group()).isPresent() || releasedWith(v.group())) continue;
             changed |= hold(v);
         }
         if (changed) publish();
@@ -184,6 +185,20 @@ public final class Guard implements AutoCloseable {
         }
         for (HeldGroup h : wouldHold.values()) if (!h.cgroup().isEmpty() && h.cgroup().equals(g.cgroup())) return Optional.of(h.key());
         return Optional.empty();
+    }
+
+    /**
+     * Whether a person already released this group's runaway: the other half of a released
+     * recursion (deploy.sh released, its tests re-entering it: one runaway, one decision), or a
+     * group in the cgroup a released hold froze as the runaway's own.
+     */
+    private boolean releasedWith(Group g) {
+        for (Map.Entry<String, String> r : released.entrySet()) {
+            if (g.recursive() && g.cycle().contains(r.getKey())) return true;
+            String cgroup = r.getValue();
+            if (!cgroup.isEmpty() && (g.cgroup().equals(cgroup) || g.cgroup().startsWith(cgroup + "/"))) return true;
+        }
+        return false;
     }
 
     private boolean hold(Watch.Verdict v) {
@@ -231,13 +246,13 @@ public final class Guard implements AutoCloseable {
         if (a == null) {
             HeldGroup dry = wouldHold.remove(key);
             if (dry == null) return Optional.empty();
-            released.add(key);
+            released.put(key, "");
             publish();
             return Optional.of(List.of("nothing was held (dry run)"));
         }
         List<String> done = a.held().release();
         a.session().close();
-        released.add(key);
+        released.put(key, a.held().lever() == dev.runaway.stop.Lever.FREEZE_CGROUP ? a.shown().cgroup() : "");
         ends.merge(HoldEnd.RELEASED, 1L, Long::sum);
         say("released " + key + " (" + by + "): " + String.join("; ", done));
         publish();

@@ -204,7 +204,10 @@ class GuardDrillTest {
                                 + " of " + frozenCount + " members; load " + Files.readString(Path.of("/proc/loadavg")).strip()
                                 + "; members " + states(drill.sandbox().memberPids()), slow);
                     }
-                    assertThat(GuardState.read()).as("a released group is not held again while it lives").doesNotContainKey(key);
+                    // One runaway, one decision: neither deploy.sh nor the tests re-entering it are held again
+                    // (the tests' group, the other half of the recursion, was held at once after a release).
+                    await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> GuardState.read().isEmpty());
+                    assertThat(drill.sandbox().memberPids().size()).as("still growing, not held").isGreaterThan(frozenCount);
                     assertThat(desktop.closed.poll(10, TimeUnit.SECONDS)).as("the notification closed").isEqualTo(note.id());
                 }
             } finally {
