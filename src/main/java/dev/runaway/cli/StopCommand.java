@@ -111,7 +111,7 @@ public final class StopCommand implements Callable<Integer> {
         // As root the launcher's runaway-rt may have frozen them before this JVM started: adopted below, or undone.
         Optional<FirstLever> rt = yes ? FirstLever.of(environment, ProcessHandle.current().pid()) : Optional.empty();
         Selector selector = selector(rt);
-        try (Actuator actuator = new Actuator(PROC, root ? forStop -> null : dev.runaway.stop.InstalledHelper::start)) {
+        try (Actuator actuator = new Actuator(PROC, root ? dev.runaway.stop.HelperStarter.NONE : dev.runaway.stop.InstalledHelper::start)) {
             if (selector == null) {
                 int pid = selection.pid != null ? selection.pid : selection.chain;
                 err.println("runaway stop: refused: " + (pid <= 1 ? "pid " + pid + " is init or the kernel" : "no process " + pid));

@@ -120,7 +120,7 @@ public final class MetricsExporter implements AutoCloseable {
     private void startGuard(GuardOptions g, PrintWriter log) throws IOException {
         boolean root = LibC.INSTANCE.geteuid() == 0;
         dev.runaway.stop.Actuator actuator = new dev.runaway.stop.Actuator(Path.of("/proc"),
-                root ? forStop -> null : dev.runaway.stop.InstalledHelper::start);
+                root ? dev.runaway.stop.HelperStarter.NONE : dev.runaway.stop.InstalledHelper::start);
         dev.runaway.stop.StopCore core = new dev.runaway.stop.StopCore(Path.of("/proc"), dev.runaway.procfs.PulseReader.live(), actuator,
                 dev.runaway.stop.Disposable.forThisUser());
         guard = new dev.runaway.guard.Guard(live, core, g.policy(), g.dryRun(), dev.runaway.guard.DesktopNotices.start(g.policy(), log), log);

@@ -54,7 +54,7 @@ public final class DrillScreen {
     public void showInteractive() throws IOException, InterruptedException {
         boolean root = dev.runaway.sys.LibC.INSTANCE.geteuid() == 0;
         java.util.concurrent.ExecutorService worker = TerminalStop.worker();
-        try (Actuator actuator = new Actuator(PROC, root ? forStop -> null : dev.runaway.stop.InstalledHelper::start);
+        try (Actuator actuator = new Actuator(PROC, root ? dev.runaway.stop.HelperStarter.NONE : dev.runaway.stop.InstalledHelper::start);
              Terminal terminal = Terminal.raw()) {
             TerminalStop stop = null;
             while (!expired() || stop != null && !stop.closable()) {

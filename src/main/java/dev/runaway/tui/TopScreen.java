@@ -52,7 +52,7 @@ public final class TopScreen {
         PulseReader pulse = PulseReader.live();
         // One actuator for the view's life: a helper started for one stop stays for the next.
         java.util.concurrent.ExecutorService worker = TerminalStop.worker();
-        try (Actuator actuator = new Actuator(PROC, root ? forStop -> null : InstalledHelper::start);
+        try (Actuator actuator = new Actuator(PROC, root ? dev.runaway.stop.HelperStarter.NONE : InstalledHelper::start);
              Terminal terminal = Terminal.raw()) {
             StopCore core = new StopCore(PROC, pulse, actuator, Disposable.forThisUser());
             // Planned from the group as this view holds it (its newest scan), not a new full scan: see GuidedStop.

@@ -68,7 +68,7 @@ public final class ConsoleSession implements AutoCloseable {
         LiveAnalysis live = LiveAnalysis.live().sharingLineage("the console");
         recorder.attach(live);
         boolean root = LibC.INSTANCE.geteuid() == 0;
-        Actuator actuator = new Actuator(PROC, root ? forStop -> null : InstalledHelper::start);
+        Actuator actuator = new Actuator(PROC, root ? dev.runaway.stop.HelperStarter.NONE : InstalledHelper::start);
         GuidedStop stop = new GuidedStop(PROC, new dev.runaway.stop.StopCore(PROC, PulseReader.live(), actuator,
                 Disposable.forThisUser()), timeline, recorder::event, command -> live.targets(command).samples());
         // The helper starts on the first spike, not only when a plan opens: once pids run out, pkexec cannot.
