@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
-import com.sun.jna.LastErrorException;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.sandbox.CgroupLayout;
 import dev.runaway.sys.LibC;
 import dev.runaway.sandbox.CgroupFiles;
+import dev.runaway.stop.act.ExecBits;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -29,6 +29,7 @@ public final class Actuator implements Actions, AutoCloseable {
     private final Path v1Pids;
     private final java.util.Map<String, String[]> cappedPids = new java.util.HashMap<>();
     private final HelperStarter helperStarter;
+    private final ExecBits execBits;
     private HelperClient helper;
     private int helperRequests;
     /** Why there is no helper, once a start failed or it exited: said once, and no second pkexec unasked. */
@@ -48,6 +49,7 @@ public final class Actuator implements Actions, AutoCloseable {
         this.unified = layout.unified().orElse(null);
         this.v1Pids = layout.v1Pids().orElse(null);
         this.helperStarter = helperStarter;
+        this.execBits = new ExecBits(procRoot, Disposable.forThisUser()::rootOf, LibC.INSTANCE.geteuid());
     }
 
     /** Starts the helper now (before need: when pids run out, nothing can be started). */
@@ -277,33 +279,37 @@ public final class Actuator implements Actions, AutoCloseable {
         return r.ok();
     }
 
-    /** Takes the execute bits off; returns the old mode. */
+    /**
+     * Takes the execute bits off a binary a process of the bound stop runs; returns the old mode.
+     * In-process through {@link ExecBits} (descriptors only, the helper's rules); the helper only
+     * when the kernel refuses us the file, and it keeps the same rules.
+     */
     @Override
     public int revoke(String file) throws StopException {
-        int old;
+        List<ProcessIdentity> runners = binding == null ? List.of() : binding.targets();
         try {
-            old = (Integer) Files.getAttribute(Path.of(file), "unix:mode") & 07777;
-        } catch (IOException e) {
-            throw new StopException("cannot read the mode of " + file + ": " + e.getMessage());
-        }
-        try {
-            LibC.INSTANCE.chmod(file, old & ~0111);
-            return old;
-        } catch (LastErrorException e) {
-            if (e.getErrorCode() != 1) throw new StopException("chmod " + file + ": errno " + e.getErrorCode());
+            return execBits.revoke(file, runners);
+        } catch (ExecBits.Refused e) {
+            if (e.refusal() != ExecBits.Refusal.NOT_PERMITTED) throw new StopException(e.getMessage());
         }
         HelperClient.Reply r = viaHelper("REVOKE " + file);
         if (!r.ok()) throw new StopException("the helper would not revoke " + file + ": " + r.text());
         return Integer.parseInt(r.text().trim(), 8);
     }
 
+    /**
+     * Puts back the bits the revoke took: in-process on the very inode {@link ExecBits} changed,
+     * else through the helper that changed it (which checks the same); never a chmod by path.
+     */
     @Override
     public void restore(String file, int mode) throws StopException {
-        try {
-            LibC.INSTANCE.chmod(file, mode);
-            return;
-        } catch (LastErrorException e) {
-            if (e.getErrorCode() != 1) throw new StopException("chmod " + file + ": errno " + e.getErrorCode());
+        if (execBits.tookFrom(file)) {
+            try {
+                execBits.restore(file);
+                return;
+            } catch (ExecBits.Refused e) {
+                throw new StopException(e.getMessage());
+            }
         }
         HelperClient.Reply r = viaHelper("RESTORE " + file + " " + Integer.toOctalString(mode));
         if (!r.ok()) throw new StopException("the helper would not restore " + file + ": " + r.text());

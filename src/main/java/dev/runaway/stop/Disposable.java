@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Whether a binary may have its execute permission taken away: only a regular file, reached
@@ -48,6 +49,30 @@ public final class Disposable {
             // an unreadable config adds nothing
         }
         return new Disposable(extra, Path.of(System.getProperty("user.home")));
+    }
+
+    /**
+     * The disposable root FILE lies below, in the helper's order (/tmp, /var/tmp, the config's
+     * roots, ~/.cache; the home for a build output), or empty for a system path or any other:
+     * where {@link dev.runaway.stop.act.ExecBits} opens it from.
+     */
+    public Optional<String> rootOf(String file) {
+        Path path = Path.of(file);
+        if (!path.isAbsolute()) return Optional.empty();
+        for (String system : SYSTEM_PATHS) {
+            if (path.startsWith(system)) return Optional.empty();
+        }
+        for (Path root : roots) {
+            if (path.startsWith(root) && !path.equals(root)) return Optional.of(root.toString());
+        }
+        if (path.startsWith(home)) {
+            Path rel = home.relativize(path);
+            for (int i = 0; i < rel.getNameCount() - 1; i++) {
+                String part = rel.getName(i).toString();
+                if (part.equals("target") || part.equals("build")) return Optional.of(home.toString());
+            }
+        }
+        return Optional.empty();
     }
 
     public Verdict check(String file) {

@@ -352,7 +352,7 @@ public final class StopEngine {
                     log.step(Phase.RESTORE, Action.RESTORE_MODES, 0, Result.FAILED, ex.getMessage(), t);
                 }
             }
-            log.step(Phase.RESTORE, Action.RESTORE_MODES, restored.size(), Result.DONE, "modes back as recorded", t);
+            if (!restored.isEmpty()) log.step(Phase.RESTORE, Action.RESTORE_MODES, restored.size(), Result.DONE, "modes back as recorded", t);
         }
 
         @Override

@@ -54,8 +54,6 @@ public interface LibC extends Library {
     /** pidfd_send_signal(pidfd, sig, info, flags). */
     int syscall(long number, int pidfd, int signal, Pointer info, int flags) throws LastErrorException;
 
-    int chmod(String path, int mode) throws LastErrorException;
-
     /** A raw system call with three int arguments (setresuid, setresgid: for the calling thread alone). */
     int syscall(long number, int a, int b, int c) throws LastErrorException;
 
