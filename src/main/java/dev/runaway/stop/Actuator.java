@@ -5,6 +5,7 @@ import dev.runaway.model.ProcessIdentity;
 import dev.runaway.sandbox.CgroupLayout;
 import dev.runaway.sys.LibC;
 import dev.runaway.sandbox.CgroupFiles;
+import dev.runaway.stop.act.CgroupWrites;
 import dev.runaway.stop.act.ExecBits;
 
 import java.io.IOException;
@@ -27,7 +28,8 @@ public final class Actuator implements Actions, AutoCloseable {
     private final Path procRoot;
     private final Path unified;
     private final Path v1Pids;
-    private final java.util.Map<String, String[]> cappedPids = new java.util.HashMap<>();
+    /** pids.max set to 0, by cgroup: its directory held open, so the old value goes back to that very cgroup. */
+    private final java.util.Map<String, CgroupWrites.Capped> cappedPids = new java.util.HashMap<>();
     private final HelperStarter helperStarter;
     private final ExecBits execBits;
     private HelperClient helper;
@@ -134,32 +136,22 @@ public final class Actuator implements Actions, AutoCloseable {
 
     @Override
     public synchronized boolean capPids(String cgroup) {
+        if (cappedPids.containsKey(cgroup)) return true;
         Path file = pidsMaxOf(cgroup);
         if (file == null) return false;
-        try {
-            String old = Files.readString(file).trim();
-            Files.writeString(file, "0");
-            cappedPids.putIfAbsent(cgroup, new String[] {file.toString(), old});
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+        return CgroupWrites.cap(file).map(c -> cappedPids.put(cgroup, c) == null).orElse(false);
     }
 
     @Override
     public synchronized void adoptPidsCap(String cgroup, String file, String old) {
-        cappedPids.putIfAbsent(cgroup, new String[] {file, old});
+        if (cappedPids.containsKey(cgroup)) return;
+        CgroupWrites.adopt(Path.of(file), old).ifPresent(c -> cappedPids.put(cgroup, c));
     }
 
     @Override
     public synchronized void uncapPids(String cgroup) {
-        String[] was = cappedPids.remove(cgroup);
-        if (was == null) return;
-        try {
-            Files.writeString(Path.of(was[0]), was[1]);
-        } catch (IOException e) {
-            // removed meanwhile (the cgroup emptied and was taken down): nothing to put back
-        }
+        CgroupWrites.Capped was = cappedPids.remove(cgroup);
+        if (was != null) was.putBack(); // a cgroup removed meanwhile has nothing to put back
     }
 
     /**
@@ -229,9 +221,9 @@ public final class Actuator implements Actions, AutoCloseable {
         String cgroup = "/runaway-quarantine." + name;
         try {
             Files.createDirectories(dir(cgroup));
-            Files.writeString(dir(cgroup).resolve("cgroup.freeze"), "1");
+            CgroupWrites.write(dir(cgroup), "cgroup.freeze", "1");
             return cgroup;
-        } catch (AccessDeniedException denied) {
+        } catch (AccessDeniedException | CgroupWrites.Denied denied) {
             HelperClient.Reply r = viaHelper("QUARANTINE " + name);
             if (!r.ok()) throw new StopException("the helper would not make a quarantine: " + r.text());
             return r.text().trim();
@@ -247,9 +239,9 @@ public final class Actuator implements Actions, AutoCloseable {
                 .map(s -> s.startTicks() == id.startTicks()).orElse(false);
         if (!same) return false;
         try {
-            Files.writeString(dir(quarantine).resolve("cgroup.procs"), Integer.toString(id.pid()));
+            CgroupWrites.write(dir(quarantine), "cgroup.procs", Integer.toString(id.pid()));
             return true;
-        } catch (AccessDeniedException denied) {
+        } catch (CgroupWrites.Denied denied) {
             HelperClient.Reply r = viaHelper("MOVE " + quarantine + " " + id.pid() + " " + id.startTicks());
             if (r.ok()) return true;
             if (r.code().equals("gone")) return false;
@@ -263,9 +255,9 @@ public final class Actuator implements Actions, AutoCloseable {
     @Override
     public void release(String quarantine) throws StopException {
         try {
-            Files.writeString(dir(quarantine).resolve("cgroup.freeze"), "0");
+            CgroupWrites.write(dir(quarantine), "cgroup.freeze", "0");
             Files.delete(dir(quarantine));
-        } catch (AccessDeniedException denied) {
+        } catch (AccessDeniedException | CgroupWrites.Denied denied) {
             HelperClient.Reply r = viaHelper("RELEASE " + quarantine);
             if (!r.ok()) throw new StopException("the helper would not release " + quarantine + ": " + r.text());
         } catch (IOException e) {
@@ -317,9 +309,9 @@ public final class Actuator implements Actions, AutoCloseable {
 
     private void writeOrHelper(String cgroup, String file, String value, String request) throws StopException {
         try {
-            Files.writeString(dir(cgroup).resolve(file), value);
+            CgroupWrites.write(dir(cgroup), file, value);
             return;
-        } catch (AccessDeniedException denied) {
+        } catch (CgroupWrites.Denied denied) {
             HelperClient.Reply r = viaHelper(request);
             if (!r.ok()) throw new StopException("the helper refused '" + request + "': " + r.text());
         } catch (IOException e) {
@@ -329,7 +321,9 @@ public final class Actuator implements Actions, AutoCloseable {
 
     private Path dir(String cgroup) {
         if (unified == null) throw new IllegalStateException("no cgroup v2 tree on this machine");
-        if (!cgroup.startsWith("/") || cgroup.contains("..")) throw new IllegalArgumentException("not a cgroup path: " + cgroup);
+        if (!cgroup.startsWith("/") || cgroup.contains("..") || cgroup.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw new IllegalArgumentException("not a cgroup path: " + dev.runaway.model.SafeText.terminal(cgroup));
+        }
         return unified.resolve(cgroup.substring(1));
     }
 

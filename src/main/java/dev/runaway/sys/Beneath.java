@@ -27,6 +27,7 @@ public final class Beneath {
     public static final int ELOOP = 40;
 
     private static final int O_RDONLY = 0;
+    private static final int O_WRONLY = 1;
     private static final int O_NOCTTY = 0400;
     private static final int O_NONBLOCK = 04000;
     private static final int O_DIRECTORY = 0200000;
@@ -54,6 +55,8 @@ public final class Beneath {
         int statx(int dirfd, String path, int flags, int mask, Pointer buffer) throws LastErrorException;
 
         int fchmod(int fd, int mode) throws LastErrorException;
+
+        long write(int fd, byte[] buffer, long size) throws LastErrorException;
 
         int close(int fd);
     }
@@ -144,6 +147,23 @@ public final class Beneath {
     public static Fd file(Fd dir, String relative) throws Failed {
         return new Fd(openat2(dir.fd, relative, O_RDONLY | O_NONBLOCK | O_NOCTTY,
                 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV));
+    }
+
+    /**
+     * Writes VALUE to the file NAME directly beneath DIR (a cgroup's control file): no symlink,
+     * no mount crossed, the directory the descriptor names even if it was renamed since.
+     */
+    public static void write(Fd dir, String name, String value) throws Failed {
+        if (name.contains("/")) throw new IllegalArgumentException("not a name: " + name);
+        int fd = openat2(dir.fd, name, O_WRONLY, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV);
+        try {
+            byte[] bytes = value.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            Calls.INSTANCE.write(fd, bytes, bytes.length);
+        } catch (LastErrorException e) {
+            throw new Failed("write " + name, e.getErrorCode());
+        } finally {
+            Calls.INSTANCE.close(fd);
+        }
     }
 
     private static int openat2(int dirfd, String path, int flags, long resolve) throws Failed {
