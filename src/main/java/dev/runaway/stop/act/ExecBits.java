@@ -82,7 +82,8 @@ public final class ExecBits {
         }
     }
 
-    private record Taken(long device, long inode, int bits) {
+    /** What a revoke changed: the inode, its owner then (an inode number freed and reused by another's file differs there), the bits. */
+    private record Taken(long device, long inode, int uid, int bits) {
     }
 
     private final Path procRoot;
@@ -107,7 +108,7 @@ public final class ExecBits {
             chmod(file, fd, old & ~0111);
             Taken before = taken.get(file);
             int bits = (before != null && before.inode == st.inode() && before.device == st.device() ? before.bits : 0) | (old & 0111);
-            taken.put(file, new Taken(st.device(), st.inode(), bits));
+            taken.put(file, new Taken(st.device(), st.inode(), st.uid(), bits));
             return old;
         }
     }
@@ -123,7 +124,7 @@ public final class ExecBits {
         if (was == null) throw new Refused(file, Refusal.NOT_REVOKED, "");
         try (Beneath.Fd fd = open(file)) {
             Beneath.Stat st = stat(file, fd);
-            if (st.device() != was.device || st.inode() != was.inode) throw new Refused(file, Refusal.REPLACED, "");
+            if (st.device() != was.device || st.inode() != was.inode || st.uid() != was.uid) throw new Refused(file, Refusal.REPLACED, "");
             checkFile(file, st); // a second link or a setuid bit added meanwhile: not ours to make executable
             int mode = st.permissions() | was.bits;
             chmod(file, fd, mode);

@@ -122,6 +122,14 @@ class ExecBitsTest {
     }
 
     @Test
+    void anInodeOfAnotherOwnerAtThePathIsNotRestored() throws Exception {
+        bits.revoke(tool.toString(), List.of(runner));
+        Files.setAttribute(tool, "unix:uid", 1); // as if the inode was freed and reused by daemon's file
+        assertThat(refusal(() -> bits.restore(tool.toString()))).isEqualTo(ExecBits.Refusal.REPLACED);
+        assertThat(mode(tool)).isEqualTo(0644);
+    }
+
+    @Test
     void aSymlinkSwappedInBeforeTheRevokeIsRefused() throws Exception {
         Path link = root.resolve("tool.new");
         Files.createSymbolicLink(link, secret);
