@@ -103,6 +103,19 @@ public final class Watch {
         String key = g.command();
         String name = key.substring(key.lastIndexOf('/') + 1);
         if (name.contains(" ")) name = name.substring(0, name.indexOf(' '));
-        return NEVER.contains(name) || key.startsWith("["); // [kworker] and the like: kernel threads
+        if (NEVER.contains(name) && systemPath(key)) return true;
+        return key.startsWith("["); // [kworker] and the like: kernel threads
     }
+
+    /**
+     * Where only root installs programs: a name alone is anyone's to take (a user's recursing
+     * /tmp/u/tmux or ~/bin/sshd was never held), a file below these directories is not.
+     */
+    private static boolean systemPath(String key) {
+        for (String root : SYSTEM_DIRS) if (key.startsWith(root)) return true;
+        return false;
+    }
+
+    private static final List<String> SYSTEM_DIRS = List.of("/usr/bin/", "/usr/sbin/", "/usr/lib/", "/usr/libexec/", "/bin/", "/sbin/",
+            "/lib/", "/lib64/");
 }
