@@ -346,10 +346,17 @@ public final class Guard implements AutoCloseable {
         }
     }
 
-    /** Whose runaway G is, once per snapshot (see {@link RunawayScope}); a held key keeps the scope of its hold. */
+    /**
+     * Whose runaway G is, once per snapshot (see {@link RunawayScope}); a held key keeps the scope
+     * of its hold. Not read for a key no hold is made of now (released, refused a moment ago, held
+     * dry): a growing one would cost a status read per member on every snapshot.
+     */
     private Optional<RunawayScope> scopeOf(Group g) {
         Active held = holds.get(g.command());
         if (held != null) return Optional.of(held.scope());
+        if (released.containsKey(g.command()) || refusedUntil.containsKey(g.command()) || wouldHold.containsKey(g.command())) {
+            return Optional.empty();
+        }
         return scopes.computeIfAbsent(g.command(), k -> RunawayScope.of(g, live.targets(k).samples(), this::realUid));
     }
 
