@@ -53,6 +53,8 @@ public final class Analyzer {
     private PulseSample previousPulse;
 
     private int selfPid = (int) ProcessHandle.current().pid();
+    /** The sandbox watchdogs this process started, as recorded when it started them. */
+    private java.util.function.Supplier<Set<ProcessIdentity>> watchdogs = dev.runaway.sandbox.Watchdogs::started;
     /** Per key: the deepest repetition at the last scan, and how many scans it rose at. */
     private final Map<String, int[]> repetition = new HashMap<>();
     private Forest lastForest;
@@ -107,7 +109,7 @@ public final class Analyzer {
         Map<String, Integer> keyIds = new HashMap<>();
         int[] keyOf = new int[processes.size()];
         PidIndex pids = PidIndex.of(processes);
-        boolean[] self = SelfProcesses.of(processes, pids, selfPid);
+        boolean[] self = SelfProcesses.of(processes, pids, selfPid, watchdogs.get());
         for (int i = 0; i < processes.size(); i++) {
             int at = i;
             String key = self[i] ? SelfProcesses.KEY : lineage.keyOf(processes.get(i), () -> chainTop(processes, pids, at));
@@ -261,6 +263,11 @@ public final class Analyzer {
     /** For tests: which pid is "this console". */
     void selfPid(int pid) {
         selfPid = pid;
+    }
+
+    /** For tests: which processes "this console" started as its sandbox watchdogs. */
+    void watchdogs(Set<ProcessIdentity> started) {
+        watchdogs = () -> started;
     }
 
     /**

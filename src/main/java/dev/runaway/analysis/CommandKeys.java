@@ -94,14 +94,13 @@ public final class CommandKeys {
 
     /**
      * Whether a process's command line is worth reading, given its executable: its key needs it
-     * (an interpreter, a memfd, an executable unknown) or the console's check of its own
-     * processes does (the sandbox watchdog's {@code --owner}). A program's is not: its key is its
+     * (an interpreter, a memfd, an executable unknown). A program's is not: its key is its
      * executable whatever its arguments. Reading a command line copies it out of the process's
      * memory (37 µs each at 5,000 processes, more than stat, exe, cgroup and uid together) and
      * waits while the process forks; a one-shot scan skips it for programs.
      */
     public static boolean needsCommandLine(String exe) {
-        return !isProgram(exe) || SelfProcesses.readsArgumentsOf(exe);
+        return !isProgram(exe);
     }
 
     /** Whether an executable is its own key whatever its arguments: a program, not an interpreter or a memfd. */

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
+import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The console's own processes, which the analysis shows as one group, {@link #KEY}, never as
  * orphans or recursion: this JVM; what it started in its own cgroup (the helper, the stat
- * reader, a shell it ran), however deep; and the sandbox watchdogs that name it as their
- * owner ({@code --owner PID:START}), which detach to init on purpose. What it started in
+ * reader, a shell it ran), however deep; and the sandbox watchdogs it started, which detach to
+ * init on purpose: by the pid and start time recorded when it started them ({@code
+ * dev.runaway.sandbox.Watchdogs}), never by a command line, which anyone can write (a runaway
+ * whose argv carried {@code --owner PID:START} of the guard was "this console", never held). What it started in
  * another cgroup (a drill's sandbox) or in a session of its own (the sandbox of a user with no
  * writable cgroup: its workload leads a new session in the console's cgroup) is not its own:
  * that is the workload it watches.
@@ -24,12 +28,11 @@ final class SelfProcesses {
     }
 
     /** For each process of the scan, whether it is the console's own. */
-    static boolean[] of(List<ProcessSample> processes, PidIndex pids, int selfPid) {
+    static boolean[] of(List<ProcessSample> processes, PidIndex pids, int selfPid, Set<ProcessIdentity> watchdogs) {
         boolean[] self = new boolean[processes.size()];
         int at = pids.of(selfPid);
         if (at == PidIndex.NONE) return self;
         ProcessSample me = processes.get(at);
-        String owner = me.pid() + ":" + me.identity().startTicks();
         byte[] memo = new byte[processes.size()];
         memo[at] = SELF;
         int[] path = new int[64];
@@ -44,7 +47,7 @@ final class SelfProcesses {
                     break;
                 }
                 ProcessSample p = processes.get(n);
-                if (ownedWatchdog(p, owner)) {
+                if (watchdogs.contains(p.identity())) {
                     memo[n] = SELF;
                     answer = SELF;
                     break;
@@ -66,18 +69,5 @@ final class SelfProcesses {
      */
     private static boolean otherSession(ProcessSample p, ProcessSample me) {
         return p.session() != me.session();
-    }
-
-    /** The watchdog's executable (the native {@code runaway-sandbox}), whose arguments name its owner. */
-    static boolean readsArgumentsOf(String exe) {
-        return exe.endsWith("/runaway-sandbox");
-    }
-
-    private static boolean ownedWatchdog(ProcessSample p, String owner) {
-        List<String> args = p.cmdline();
-        for (int k = 0; k + 1 < args.size(); k++) {
-            if (args.get(k).equals("--owner") && args.get(k + 1).equals(owner)) return true;
-        }
-        return false;
     }
 }

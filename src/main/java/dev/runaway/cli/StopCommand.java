@@ -309,6 +309,17 @@ public final class StopCommand implements Callable<Integer> {
         outcome.restoredModes().forEach((file, mode) -> out.printf("Restored %s to mode %o%n", file, mode));
     }
 
+    /** Whose processes the key's definition found: {"only": uid or null, "spansUsers", "leftOut", "processesByUid": {"1000": 3}}. */
+    static ObjectNode usersJson(ObjectMapper mapper, dev.runaway.stop.KeyUsers users) {
+        ObjectNode u = mapper.createObjectNode();
+        if (users.only().isPresent()) u.put("only", users.only().getAsInt());
+        else u.putNull("only");
+        u.put("spansUsers", users.spansUsers()).put("leftOut", users.leftOut());
+        ObjectNode by = u.putObject("processesByUid");
+        users.processesByUid().forEach((uid, n) -> by.put(Integer.toString(uid), n));
+        return u;
+    }
+
     private static ObjectNode toJson(StopPlan plan, StopEngine.Outcome outcome, Timings t, Priority priority,
                                      Optional<EarlyFreeze.Frozen> early, EarlyFreeze.Attempt attempt, Optional<FirstLever> rt) {
         ObjectMapper mapper = new ObjectMapper();
@@ -319,6 +330,7 @@ public final class StopCommand implements Callable<Integer> {
         ArrayNode order = p.putArray("order");
         plan.order().forEach(l -> order.add(l.name()));
         p.put("following", plan.targets().following().name());
+        p.set("users", usersJson(mapper, plan.targets().users()));
         p.put("privilege", plan.privilege().words());
         p.put("priority", priority.words());
         early.ifPresent(f -> p.putObject("frozenBeforePlan").put("cgroup", f.cgroup()).put("members", f.members())

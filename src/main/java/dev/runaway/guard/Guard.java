@@ -57,8 +57,9 @@ public final class Guard implements AutoCloseable {
         };
     }
 
-    /** A hold in force; heldNanos by the monotonic clock, for kill-after (the wall clock may jump). */
-    private record Active(HeldGroup shown, StopSession session, StopEngine.Held held, Set<Integer> pids, long heldNanos) {
+    /** A hold in force, of one user's runaway (SCOPE); heldNanos by the monotonic clock, for kill-after (the wall clock may jump). */
+    private record Active(HeldGroup shown, StopSession session, StopEngine.Held held, Set<Integer> pids, long heldNanos,
+                          RunawayScope scope) {
     }
 
     /** A hold refused, or a kill-after stop that did not reach zero, is tried again after this. */
@@ -78,6 +79,9 @@ public final class Guard implements AutoCloseable {
     private final Map<String, Long> refusedUntil = new HashMap<>();
     private final Map<HoldEnd, Long> ends = new EnumMap<>(HoldEnd.class);
     private final AtomicReference<Snapshot> next = new AtomicReference<>();
+    /** Whose runaway each group that crossed the line is, this snapshot (read once per snapshot). */
+    private final Map<String, Optional<RunawayScope>> scopes = new HashMap<>();
+    private final dev.runaway.procfs.ProcReader status = new dev.runaway.procfs.ProcReader(Path.of("/proc")); // under this
     private final Thread worker;
     private volatile boolean closed;
 
@@ -88,7 +92,9 @@ public final class Guard implements AutoCloseable {
         this.dryRun = dryRun;
         this.notices = notices;
         this.log = log;
-        this.watch = new Watch(policy, Guard::ownerOf);
+        // The policy is asked of the runaway's own uid and cgroup, not of every user's processes of its key.
+        this.watch = new Watch(policy, g -> scopeOf(g).map(RunawayScope::uid).orElseGet(() -> ownerOf(g)),
+                g -> scopeOf(g).map(RunawayScope::cgroup).orElse(g.cgroup()));
         // Holds take sweeps and scans of their own: off the sampler's thread, always on its newest snapshot.
         this.worker = new Thread(this::work, "runaway-guard");
         worker.setDaemon(true);
@@ -130,10 +136,18 @@ public final class Guard implements AutoCloseable {
 
     /** One snapshot through the policy: holds end, time out, or begin. */
     synchronized void observe(Snapshot s) {
+        scopes.clear();
         Set<String> present = new HashSet<>();
-        for (Group g : s.groups()) if (g.tasks() > 0) present.add(g.command());
+        Map<String, Group> byKey = new HashMap<>();
+        for (Group g : s.groups()) {
+            if (g.tasks() > 0) present.add(g.command());
+            byKey.put(g.command(), g);
+        }
         for (String key : new ArrayList<>(holds.keySet())) {
-            if (!present.contains(key)) end(key, "gone: stopped to zero or exited", HoldEnd.GONE);
+            // Gone when no process of the key is the held user's: another user's copies of a shared tool keep no hold alive.
+            if (!present.contains(key) || !runsAs(byKey.get(key), holds.get(key).scope().uid())) {
+                end(key, "gone: stopped to zero or exited", HoldEnd.GONE);
+            }
         }
         wouldHold.keySet().retainAll(present);
         released.keySet().retainAll(present);
@@ -204,7 +218,14 @@ public final class Guard implements AutoCloseable {
     private boolean hold(Watch.Verdict v) {
         Group g = v.group();
         String key = g.command();
-        int owner = ownerOf(g);
+        Optional<RunawayScope> whose = scopeOf(g);
+        if (whose.isEmpty()) {
+            refusedUntil.put(key, System.nanoTime() + RETRY_AFTER_REFUSAL.toNanos());
+            say("cannot hold " + key + ": whose processes they are could not be read (gone?)");
+            return false;
+        }
+        RunawayScope scope = whose.get();
+        int owner = scope.uid();
         if (dryRun) {
             HeldGroup h = new HeldGroup(key, g.cgroup(), v.rule(), v.why(), Instant.now(), "", g.tasks(), owner, true);
             wouldHold.put(key, h);
@@ -212,7 +233,8 @@ public final class Guard implements AutoCloseable {
             return true;
         }
         List<ProcessSample> known = live.targets(key).samples();
-        StopSession session = core.open(new Selector.Command(key));
+        // One user's runaway: the definition takes only its uid's processes (and its cgroup only when they alone are in it).
+        StopSession session = core.open(Selector.Command.ofUser(key, owner));
         session = known.isEmpty() ? session.prepare() : session.prepareFromKnown(known);
         if (session.state() != StopSession.State.READY) {
             refusedUntil.put(key, System.nanoTime() + RETRY_AFTER_REFUSAL.toNanos());
@@ -226,8 +248,9 @@ public final class Guard implements AutoCloseable {
                     held.lever().name(), held.count(), owner, false);
             Set<Integer> pids = new HashSet<>();
             for (ProcessSample p : session.plan().members()) pids.add(p.pid());
-            holds.put(key, new Active(h, session, held, pids, System.nanoTime()));
-            say("HELD " + key + " (" + held.count() + " processes; " + held.note() + "): " + v.why()
+            holds.put(key, new Active(h, session, held, pids, System.nanoTime(), scope));
+            String users = session.plan().targets().users().words().map(w -> "; " + w).orElse("");
+            say("HELD " + key + " of uid " + owner + " (" + held.count() + " processes; " + held.note() + users + "): " + v.why()
                     + ". Release: runaway guard --release '" + key + "'; stop: runaway stop --command '" + key + "'");
             publish();
             notices.held(h, this);
@@ -269,7 +292,7 @@ public final class Guard implements AutoCloseable {
     private Optional<StopEngine.Outcome> stop(String key, String why, HoldEnd how) {
         Active a = holds.get(key);
         if (a == null) return Optional.empty();
-        StopSession stop = core.open(new Selector.Command(key));
+        StopSession stop = core.open(Selector.Command.ofUser(key, a.scope().uid())); // the held user's, as the hold
         List<ProcessSample> known = live.targets(key).samples();
         stop = known.isEmpty() ? stop.prepare() : stop.prepareFromKnown(known);
         if (stop.state() != StopSession.State.READY) {
@@ -320,6 +343,33 @@ public final class Guard implements AutoCloseable {
         synchronized (log) {
             log.println("runaway guard: " + line);
             log.flush();
+        }
+    }
+
+    /**
+     * Whose runaway G is, once per snapshot (see {@link RunawayScope}); a held key keeps the scope
+     * of its hold. Not read for a key no hold is made of now (released, refused a moment ago, held
+     * dry): a growing one would cost a status read per member on every snapshot.
+     */
+    private Optional<RunawayScope> scopeOf(Group g) {
+        Active held = holds.get(g.command());
+        if (held != null) return Optional.of(held.scope());
+        if (released.containsKey(g.command()) || refusedUntil.containsKey(g.command()) || wouldHold.containsKey(g.command())) {
+            return Optional.empty();
+        }
+        return scopes.computeIfAbsent(g.command(), k -> RunawayScope.of(g, live.targets(k).samples(), this::realUid));
+    }
+
+    /** Whether any of G's processes runs as UID (false for no group). */
+    private boolean runsAs(Group g, int uid) {
+        if (g == null) return false;
+        for (int pid : g.pids()) if (realUid(pid) == uid) return true;
+        return false;
+    }
+
+    private int realUid(int pid) {
+        synchronized (status) {
+            return status.realUid(pid);
         }
     }
 

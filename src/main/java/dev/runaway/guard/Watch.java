@@ -39,12 +39,23 @@ public final class Watch {
 
     private final GuardPolicy policy;
     private final ToIntFunction<Group> ownerOf;
+    private final java.util.function.Function<Group, String> cgroupOf;
     private final Map<String, Seen> seen = new HashMap<>();
 
     /** @param ownerOf the uid a group's processes run as (-1 unknown) */
     public Watch(GuardPolicy policy, ToIntFunction<Group> ownerOf) {
+        this(policy, ownerOf, Group::cgroup);
+    }
+
+    /**
+     * @param ownerOf  the uid of the runaway a group that crossed the line is (-1 unknown): a key
+     *                 of a shared tool spans users, and the policy is asked of its runaway's
+     * @param cgroupOf the cgroup that runaway is in ("" when spread)
+     */
+    public Watch(GuardPolicy policy, ToIntFunction<Group> ownerOf, java.util.function.Function<Group, String> cgroupOf) {
         this.policy = policy;
         this.ownerOf = ownerOf;
+        this.cgroupOf = cgroupOf;
     }
 
     /** The groups of this snapshot that cross the policy's line, worst rule first for each. */
@@ -68,6 +79,7 @@ public final class Watch {
                 s.exhaustingLast = now;
             }
             if (neverHeld(g)) continue;
+            int before = out.size();
             if (g.recursive() && g.repeats() > policy.recursionDepth() && now - s.deepenedAt <= policy.recursionWindow().toSeconds()) {
                 out.add(new Verdict(g, GuardRule.GROWING_RECURSION, "its command recurs " + g.repeats() + " times along one line ("
                         + String.join(", ", g.cycle()) + ") and is still deepening (policy: more than " + policy.recursionDepth() + ")"));
@@ -79,6 +91,8 @@ public final class Watch {
                         + Math.round(g.secondsToExhaustion().getAsDouble()) + " s (policy: within " + policy.exhaustionWithin().toMinutes()
                         + " min, for " + policy.exhaustionFor().toSeconds() + " s)"));
             }
+            // Asked only of a group that crossed the line: whose runaway it is takes reading.
+            if (out.size() > before && policy.allows(g.command(), cgroupOf.apply(g), ownerOf.applyAsInt(g))) out.remove(out.size() - 1);
         }
         seen.keySet().retainAll(present);
         return out;
@@ -89,7 +103,19 @@ public final class Watch {
         String key = g.command();
         String name = key.substring(key.lastIndexOf('/') + 1);
         if (name.contains(" ")) name = name.substring(0, name.indexOf(' '));
-        if (NEVER.contains(name) || key.startsWith("[")) return true; // [kworker] and the like: kernel threads
-        return policy.allows(key, g.cgroup(), ownerOf.applyAsInt(g));
+        if (NEVER.contains(name) && systemPath(key)) return true;
+        return key.startsWith("["); // [kworker] and the like: kernel threads
     }
+
+    /**
+     * Where only root installs programs: a name alone is anyone's to take (a user's recursing
+     * /tmp/u/tmux or ~/bin/sshd was never held), a file below these directories is not.
+     */
+    private static boolean systemPath(String key) {
+        for (String root : SYSTEM_DIRS) if (key.startsWith(root)) return true;
+        return false;
+    }
+
+    private static final List<String> SYSTEM_DIRS = List.of("/usr/bin/", "/usr/sbin/", "/usr/lib/", "/usr/libexec/", "/bin/", "/sbin/",
+            "/lib/", "/lib64/");
 }

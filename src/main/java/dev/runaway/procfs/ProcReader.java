@@ -125,6 +125,29 @@ public final class ProcReader {
         return stat(pid).map(ProcStat::ppid).orElse(-1);
     }
 
+    /**
+     * The real uid of a process, from the first field of {@code Uid:} in /proc/PID/status; -1
+     * when gone or unreadable. Unlike the owner of /proc/PID ({@link #uid}), which reads root for
+     * a process that made itself non-dumpable and the euid of a setuid program, this is who ran
+     * it, and no unprivileged process can make it another user's.
+     */
+    public int realUid(int pid) {
+        int length = readInto(rootText + "/" + pid + "/status");
+        if (length <= 0) return -1;
+        String status = new String(buffer, 0, length, StandardCharsets.UTF_8);
+        int at = status.indexOf("\nUid:");
+        if (at < 0) return -1;
+        int from = at + 5;
+        while (from < status.length() && (status.charAt(from) == '\t' || status.charAt(from) == ' ')) from++;
+        int to = from;
+        while (to < status.length() && Character.isDigit(status.charAt(to))) to++;
+        try {
+            return Integer.parseInt(status.substring(from, to));
+        } catch (NumberFormatException torn) {
+            return -1;
+        }
+    }
+
     /** The v2 cgroup path from /proc/PID/cgroup (the {@code 0::} line); empty when unknown. */
     public String cgroup(int pid) {
         int length = readInto(rootText + "/" + pid + "/cgroup");

@@ -124,6 +124,7 @@ public final class CgroupSandbox implements Sandbox {
                 throw new IOException("the sandbox watchdog did not start (exit " + status + "): " + pid);
             }
             watchdogPid = Integer.parseInt(pid);
+            Watchdogs.started(watchdogPid);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting the sandbox watchdog", e);

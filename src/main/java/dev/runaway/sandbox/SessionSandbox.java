@@ -87,8 +87,9 @@ public final class SessionSandbox implements Sandbox {
         }
         Process watchdog = new ProcessBuilder(command).redirectErrorStream(true).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(watchdog.getInputStream(), StandardCharsets.UTF_8))) {
-            out.readLine();
+            String pid = out.readLine();
             watchdog.waitFor();
+            if (pid != null && pid.matches("\\d+")) Watchdogs.started(Integer.parseInt(pid));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

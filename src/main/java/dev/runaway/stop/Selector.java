@@ -12,10 +12,29 @@ public sealed interface Selector {
     /** Words for the plan's title: "/tmp/x/tool", "pid 4242", "cgroup /a/b". */
     String label();
 
-    /** Every process of this command key, and all below them. */
-    record Command(String key) implements Selector {
+    /**
+     * Every process of this command key, and all below them; with a uid, only those whose real
+     * uid it is (a guard's hold: one user's runaway, never another user's process of a shared
+     * tool). A person who asks for a key gets every user's ({@code runaway stop --command}).
+     */
+    record Command(String key, java.util.OptionalInt uid) implements Selector {
+        /** Every user's processes of this key. */
+        public Command(String key) {
+            this(key, java.util.OptionalInt.empty());
+        }
+
+        /** Only the processes of this key (and below them) whose real uid is UID. */
+        public static Command ofUser(String key, int uid) {
+            return new Command(key, java.util.OptionalInt.of(uid));
+        }
+
         public String label() {
             return key;
+        }
+
+        /** Whether a process of this real uid may be a member. */
+        public boolean admits(int realUid) {
+            return uid.isEmpty() || uid.getAsInt() == realUid;
         }
     }
 

@@ -96,7 +96,7 @@ public final class StopCore {
     public static boolean mayStopGrowthFirst(StopSession session) {
         StopPlan plan = session.plan();
         return plan != null && plan.chosen() != Lever.FREEZE_CGROUP && session.selector() instanceof Selector.Command c
-                && c.key().startsWith("/");
+                && c.key().startsWith("/") && c.uid().isEmpty(); // the early freeze goes by key alone, every user's
     }
 
     /** What the plan shown says of {@link #confirmed} when it may apply. */

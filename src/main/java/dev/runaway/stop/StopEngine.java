@@ -127,7 +127,25 @@ public final class StopEngine {
                 failed.add(l.name() + ": " + e.getMessage());
             }
         }
-        throw new StopException("no reversible lever held it: " + (failed.isEmpty() ? "none applies" : String.join("; ", failed)));
+        // Abandoned: a sweep that gave up (200 rounds, a denial) had stopped some already, a freeze
+        // that failed may have set pids.max 0; nobody will release a hold that was never made.
+        throw new HoldAbandoned("no reversible lever held it: " + (failed.isEmpty() ? "none applies" : String.join("; ", failed)),
+                run.undoHold());
+    }
+
+    /** A hold that failed, and what of it was put back (each process its sweeps stopped continued, the cgroup as it was). */
+    public static final class HoldAbandoned extends StopException {
+        private final List<String> undone;
+
+        HoldAbandoned(String why, List<String> undone) {
+            super(why + "; abandoned, undone: " + (undone.isEmpty() ? "nothing had been changed" : String.join("; ", undone)));
+            this.undone = List.copyOf(undone);
+        }
+
+        /** What was put back, one line each; empty when the attempt had changed nothing. */
+        public List<String> undone() {
+            return undone;
+        }
     }
 
     /** A set held by {@link #hold}: the lever, what it reached, and how to put it back. */
@@ -161,18 +179,7 @@ public final class StopEngine {
 
         /** Puts back exactly what the hold changed: thaw and pids.max as they were, SIGCONT to each process it stopped. */
         public List<String> release() {
-            List<String> done = new ArrayList<>();
-            run.restore((phase, action, count, result, note, startedNanos) -> done.add(note));
-            int continued = 0;
-            for (ProcessIdentity id : run.stoppedBySweep) {
-                try {
-                    if (actions.signal(id, SIGCONT) == Pidfd.Result.SENT) continued++;
-                } catch (StopException e) {
-                    done.add("pid " + id.pid() + " could not be continued: " + e.getMessage());
-                }
-            }
-            if (!run.stoppedBySweep.isEmpty()) done.add("SIGCONT to " + continued + " of the " + run.stoppedBySweep.size() + " it stopped (the rest are gone)");
-            return done;
+            return run.undoHold();
         }
     }
 
@@ -358,6 +365,22 @@ public final class StopEngine {
         @Override
         public Map<String, Integer> restoredModes() {
             return restored;
+        }
+
+        /** What a hold (made or abandoned) changed, put back: the cgroup's pids.max and freeze, SIGCONT to each process its sweeps stopped. */
+        List<String> undoHold() {
+            List<String> done = new ArrayList<>();
+            restore((phase, action, count, result, note, startedNanos) -> done.add(note));
+            int continued = 0;
+            for (ProcessIdentity id : stoppedBySweep) {
+                try {
+                    if (actions.signal(id, SIGCONT) == Pidfd.Result.SENT) continued++;
+                } catch (StopException e) {
+                    done.add("pid " + id.pid() + " could not be continued: " + e.getMessage());
+                }
+            }
+            if (!stoppedBySweep.isEmpty()) done.add("SIGCONT to " + continued + " of the " + stoppedBySweep.size() + " it stopped (the rest are gone)");
+            return done;
         }
 
         /** Moves targets into the quarantine, re-reading them, until a sweep finds none left outside. */

@@ -85,6 +85,7 @@ public record StopPlan(Targets targets, Map<Lever, LeverCheck> checks, List<Leve
             lines.add("  pid " + p.pid() + " (" + clock.words(p.identity().startTicks(), now) + ") " + (p.exe().isEmpty() ? p.comm() : p.exe()));
         }
         lines.add("Followed: " + targets.following().words());
+        targets.users().words().ifPresent(w -> lines.add("Users: " + w));
         lineageWords(clock, now).ifPresent(w -> lines.add("Lineage: " + w));
         for (Exclusions.Excluded e : targets.excluded()) {
             lines.add("Excluded: pid " + e.process().pid() + " (" + e.name() + "): " + e.why().words());

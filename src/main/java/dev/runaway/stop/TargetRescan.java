@@ -134,7 +134,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             children.computeIfAbsent(st.ppid(), k -> new ArrayList<>()).add(st);
             String exe = reader.exe(pid);
             exes.put(pid, exe);
-            if (key.equals(exe) || sticky.contains(st.identity())) seeds.add(st);
+            if ((key.equals(exe) && admitted(pid)) || sticky.contains(st.identity())) seeds.add(st);
         }
         List<ProcessSample> members = new ArrayList<>();
         List<Exclusions.Excluded> excluded = new ArrayList<>();
@@ -146,6 +146,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             // The cgroup is read only for this process's own children: whether they are its own (the helper) or a drill's.
             String cgroup = st.ppid() == exclusions.self() ? reader.cgroup(st.pid()) : "";
             if (st.ppid() == exclusions.self() && cgroup.isEmpty()) continue; // gone meanwhile
+            if (!admitted(st.pid())) continue; // another user's: not of a one-user definition, nor what it started
             ProcessSample p = new ProcessSample(st.identity(), st.ppid(), st.pgrp(), st.session(), st.state(), st.comm(),
                     st.numThreads(), 0, st.cpuTicks(), -1, List.of(), exes.getOrDefault(st.pid(), ""), cgroup);
             Optional<Exclusions.Excluded> why = exclusions.of(p);
@@ -158,7 +159,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             queue.addAll(children.getOrDefault(st.pid(), List.of()));
         }
         return new Targets(selector, List.copyOf(members), last.cgroup(), last.cgroupNote(), List.copyOf(excluded), List.of(),
-                Targets.Following.KEY);
+                Targets.Following.KEY, List.of(), Targets.Lineage.NONE, last.users());
     }
 
     private Targets full() {
@@ -262,7 +263,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         List<ProcessSample> unfollowed = new ArrayList<>(t.unfollowed());
         unfollowed.addAll(maybe);
         return new Targets(t.selector(), t.members(), t.cgroup(), t.cgroupNote(), t.excluded(), List.copyOf(unfollowed), t.following(),
-                t.placements(), t.lineage());
+                t.placements(), t.lineage(), t.users());
     }
 
     /**
@@ -282,13 +283,20 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         ProcessIdentity root = selector.rootProcess();
         List<ProcessSample> members = new ArrayList<>();
         List<Exclusions.Excluded> excluded = new ArrayList<>();
+        java.util.SortedMap<Integer, Integer> byUid = new java.util.TreeMap<>();
         for (ProcessSample p : samples) {
             Optional<Exclusions.Excluded> why = exclusions.of(p);
             if (why.isPresent()) excluded.add(why.get());
             else if (p.state() == 'Z' || p.state() == 'X') continue; // a zombie holds nothing
             else if (selector instanceof Selector.Cgroup c && !inCgroup.contains(p.pid()) && !c.holds(p.cgroup())) continue;
-            else members.add(p);
+            else if (selector instanceof Selector.Command c) {
+                // Whose: the kernel's real uid where it decides membership, else as the scan read it.
+                int uid = c.uid().isPresent() ? realUid(p.pid()) : p.uid();
+                byUid.merge(uid, 1, Integer::sum);
+                if (c.admits(uid)) members.add(p);
+            } else members.add(p);
         }
+        KeyUsers users = selector instanceof Selector.Command c ? new KeyUsers(c.uid(), byUid) : KeyUsers.NONE;
         for (ProcessSample p : members) if (!(selector instanceof Selector.Cgroup)) sticky.add(p.identity());
         Set<Integer> memberPids = new HashSet<>();
         for (ProcessSample p : members) memberPids.add(p.pid());
@@ -306,7 +314,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             }
         }
         return new Targets(selector, List.copyOf(members), cgroup, note[0], List.copyOf(excluded), List.copyOf(unfollowed), following,
-                List.copyOf(placed), lineage);
+                List.copyOf(placed), lineage, users);
     }
 
     /** Whether the selector itself names this process (descendants are added by the tree walk). */
@@ -386,6 +394,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
                 String exe = exes.exes().get(s.pid());
                 boolean gone = exe.isEmpty() && ProcStat.read(proc, s.pid()).filter(now -> !now.isZombie()).isEmpty();
                 if (!exe.equals(key) && !gone) return stranger(s, cgroup, note); // an unreadable exe is no member
+                if (!gone && !admitted(s.pid())) return stranger(s, cgroup, note); // the key, but another user's
             }
         }
         note[0] = onlyTargets(cgroup, inCgroup.size(), members.size());
@@ -426,6 +435,18 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             ppid = ppidOf(ppid);
         }
         return false;
+    }
+
+    /** Whether a one-user command definition admits this process by its real uid (any other selector: yes). */
+    private boolean admitted(int pid) {
+        return !(selector instanceof Selector.Command c) || c.uid().isEmpty() || c.admits(realUid(pid));
+    }
+
+    /** A process's real uid, from its status (see {@link ProcReader#realUid}). */
+    private int realUid(int pid) {
+        synchronized (statusReader) {
+            return statusReader.realUid(pid);
+        }
     }
 
     /** A process's parent, from its status (see {@link ProcReader#ppid}). */

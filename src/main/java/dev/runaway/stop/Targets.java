@@ -20,10 +20,17 @@ import java.util.Optional;
  *                   a script key but whose command line is unread
  * @param placements the processes of lost lineage placed by evidence, taken or not
  * @param lineage    where the stop's knowledge of who started whom comes from, and since when
+ * @param users      a command key's processes by user, and whether only one user's are taken
  */
 public record Targets(Selector selector, List<ProcessSample> members, Optional<String> cgroup, String cgroupNote,
                       List<Exclusions.Excluded> excluded, List<ProcessSample> unfollowed, Following following,
-                      List<Placement> placements, Lineage lineage) {
+                      List<Placement> placements, Lineage lineage, KeyUsers users) {
+
+    public Targets(Selector selector, List<ProcessSample> members, Optional<String> cgroup, String cgroupNote,
+                   List<Exclusions.Excluded> excluded, List<ProcessSample> unfollowed, Following following,
+                   List<Placement> placements, Lineage lineage) {
+        this(selector, members, cgroup, cgroupNote, excluded, unfollowed, following, placements, lineage, KeyUsers.NONE);
+    }
 
     public Targets(Selector selector, List<ProcessSample> members, Optional<String> cgroup, String cgroupNote,
                    List<Exclusions.Excluded> excluded, List<ProcessSample> unfollowed, Following following) {

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.OptionalDouble;
 import java.util.function.IntFunction;
 
@@ -435,6 +436,9 @@ class AnalyzerTest {
         p.add(proc(console + 21, console + 20).binary("/tmp/drill/session-worker").session(console + 20).build());
         // Another user's watchdog is not ours.
         p.add(proc(HIGH + 500, 1).binary("/opt/other/watch", "--owner", "1:0").session(HIGH + 500).build());
+        // Ours are known by what the console started (pid and start time, recorded then), not by their arguments.
+        analyzer.watchdogs(Set.of(new ProcessIdentity(console + 2, 10_000L + console + 2), new ProcessIdentity(console + 3, 10_000L + console + 3),
+                new ProcessIdentity(console + 4, 10_000L + console + 4), new ProcessIdentity(console + 5, 10_000L + console + 5)));
         analyze(0, p);
         Snapshot s = analyze(0.5, p);
 
@@ -448,6 +452,29 @@ class AnalyzerTest {
         assertThat(group(s, "/tmp/drill/session-worker").pids()).containsExactlyInAnyOrder(console + 20, console + 21);
         assertThat(group(s, "/opt/other/watch").self()).isFalse();
         assertThat(s.groups().get(s.groups().size() - 1).command()).as("never above anyone's").isEqualTo("this console");
+    }
+
+    @Test
+    void aRunawayWhoseArgumentsNameTheConsoleAsOwnerIsNotTheConsoles() {
+        int console = HIGH + 77;
+        analyzer.selfPid(console);
+        analyzer.watchdogs(Set.of());
+        String owner = console + ":" + (10_000L + console); // the console's very pid:start, as its watchdogs carried it
+        List<ProcessSample> p = shell();
+        p.add(proc(console, 50).exe("/usr/lib/jvm/java-17/bin/java").args("java", "-jar", "/opt/runaway/runaway.jar", "guard")
+                .session(50).build());
+        // A user's recursion, every level carrying the argument, detached to init as a watchdog is.
+        for (int d = 0; d < 8; d++) {
+            p.add(proc(HIGH + 600 + d, d == 0 ? 1 : HIGH + 599 + d).exe("/bin/bash").args("bash", "/tmp/u/tool.sh", "watch", "--owner", owner)
+                    .cgroup("/user.slice/user-1000.slice/session-3.scope").session(HIGH + 600).build());
+        }
+        analyze(0, p);
+        Snapshot s = analyze(0.5, p);
+        Group tool = group(s, "/tmp/u/tool.sh");
+        assertThat(tool.self()).as("shown as a group of its own").isFalse();
+        assertThat(tool.pids()).hasSize(8);
+        assertThat(tool.recursive()).isTrue();
+        assertThat(group(s, "this console").pids()).containsExactly(console);
     }
 
     // --- growth and exhaustion -------------------------------------------------------------

@@ -82,6 +82,11 @@ class WatchTest {
             at(0, group(key, 10, true, 9, false, OptionalDouble.empty()));
             assertThat(at(0.1, group(key, 10, true, 10, false, OptionalDouble.empty()))).as(key).isEmpty();
         }
+        for (String key : List.of("/tmp/u/tmux", "/home/u/bin/sshd", "/tmp/u/systemd")) {
+            at(0, group(key, 10, true, 9, false, OptionalDouble.empty()));
+            assertThat(at(0.1, group(key, 10, true, 10, false, OptionalDouble.empty()))).as(key + ": a user's file of that name")
+                    .singleElement().satisfies(v -> assertThat(v.rule()).isEqualTo(GuardRule.GROWING_RECURSION));
+        }
         Watch allowing = new Watch(GuardPolicy.parse(List.of("allow-key = /d/deploy.sh")), g -> 1000);
         allowing.observe(new Snapshot(Instant.EPOCH, null, 0, new GrowthFit(GrowthShape.STEADY, 0, 0),
                 List.of(group("/d/deploy.sh", 10, true, 9, false, OptionalDouble.empty())), 100, 0, 0, 0, 0, List.of()));

@@ -40,6 +40,7 @@ class StopEngineDecisionsTest {
         final Set<Integer> stopped = new TreeSet<>();
         final EnumSet<Lever> failing = EnumSet.noneOf(Lever.class);
         boolean signalsDenied;
+        final Set<Integer> deniedTo = new TreeSet<>(); // pids whose signals are refused (another user's, no helper)
         boolean frozen;
         boolean pidsCap;
         long freezeWriteMillis; // how long the write to cgroup.freeze takes (seconds, on a fire)
@@ -53,7 +54,7 @@ class StopEngineDecisionsTest {
 
         @Override
         public Pidfd.Result signal(ProcessIdentity id, int signal) throws StopException {
-            if (signalsDenied) throw new StopException("'SIGNAL' needs privilege and no helper is available");
+            if (signalsDenied || deniedTo.contains(id.pid())) throw new StopException("'SIGNAL' needs privilege and no helper is available");
             ProcessSample p = alive.get(id.pid());
             if (p == null || p.identity().startTicks() != id.startTicks()) return Pidfd.Result.GONE;
             did.add("signal " + signal + " " + id.pid());
