@@ -5,6 +5,8 @@ import dev.runaway.analysis.Group;
 import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.analysis.Snapshot;
 import dev.runaway.model.ProcessSample;
+import dev.runaway.model.SafeText;
+import dev.runaway.model.ShellWords;
 import dev.runaway.stop.Selector;
 import dev.runaway.stop.StopCore;
 import dev.runaway.stop.StopEngine;
@@ -227,8 +229,8 @@ public final class Guard implements AutoCloseable {
             Set<Integer> pids = new HashSet<>();
             for (ProcessSample p : session.plan().members()) pids.add(p.pid());
             holds.put(key, new Active(h, session, held, pids, System.nanoTime()));
-            say("HELD " + key + " (" + held.count() + " processes; " + held.note() + "): " + v.why()
-                    + ". Release: runaway guard --release '" + key + "'; stop: runaway stop --command '" + key + "'");
+            say("HELD " + key + " (" + held.count() + " processes; " + held.note() + "): " + v.why() + ".",
+                    " Release: runaway guard --release " + ShellWords.quoteOnOneLine(key) + "; stop: runaway stop --command " + ShellWords.quoteOnOneLine(key));
             publish();
             notices.held(h, this);
             return true;
@@ -316,9 +318,19 @@ public final class Guard implements AutoCloseable {
         }
     }
 
+    /** One line of the log (the journal under systemd): keys, reasons and errors escaped, so none forges a line or a terminal. */
     private void say(String line) {
+        say(line, "");
+    }
+
+    /**
+     * A log line and the commands it suggests, quoted by {@link ShellWords#quoteOnOneLine} (they
+     * hold nothing a terminal acts on), appended as they are: escaped, a quoted key would no
+     * longer paste back.
+     */
+    private void say(String line, String commands) {
         synchronized (log) {
-            log.println("runaway guard: " + line);
+            log.println("runaway guard: " + SafeText.terminal(line) + commands);
             log.flush();
         }
     }
