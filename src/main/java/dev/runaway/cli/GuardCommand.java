@@ -103,10 +103,13 @@ public final class GuardCommand implements Callable<Integer> {
             return 0;
         }
         for (HeldGroup h : held) {
+            // The key, the reason and the cgroup are their owners' choice: escaped; the commands quote the key exactly.
             out.println((h.dryRun() ? "WOULD HOLD " : "HELD ") + SafeText.terminal(h.key()) + "  " + h.processes() + " processes, "
-                    + (h.lever().isEmpty() ? "dry run" : h.lever()) + ", since " + h.since() + (h.cgroup().isEmpty() ? "" : ", cgroup " + SafeText.terminal(h.cgroup())));
+                    + (h.lever().isEmpty() ? "dry run" : h.lever()) + ", since " + h.since()
+                    + (h.cgroup().isEmpty() ? "" : ", cgroup " + SafeText.terminal(h.cgroup())));
             out.println("  why: " + SafeText.terminal(h.why()));
-            out.println("  release: runaway guard --release " + ShellWords.quote(h.key()) + "   stop: runaway stop --command " + ShellWords.quote(h.key()));
+            out.println("  release: runaway guard --release " + ShellWords.quote(h.key())
+                    + "   stop: runaway stop --command " + ShellWords.quote(h.key()));
         }
         return 0;
     }
@@ -117,7 +120,8 @@ public final class GuardCommand implements Callable<Integer> {
             (answer.startsWith("OK") ? out : err).println(SafeText.terminal(answer)); // it names the key
             return answer.startsWith("OK") ? 0 : 1;
         } catch (IOException e) {
-            err.println("runaway guard: no guard answers at " + GuardControl.socketPath() + " (" + SafeText.terminal(e.getMessage()) + "): is it running?");
+            err.println("runaway guard: no guard answers at " + GuardControl.socketPath() + " (" + SafeText.terminal(e.getMessage())
+                    + "): is it running?");
             return 2;
         }
     }

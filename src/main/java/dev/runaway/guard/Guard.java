@@ -230,7 +230,8 @@ public final class Guard implements AutoCloseable {
             for (ProcessSample p : session.plan().members()) pids.add(p.pid());
             holds.put(key, new Active(h, session, held, pids, System.nanoTime()));
             say("HELD " + key + " (" + held.count() + " processes; " + held.note() + "): " + v.why() + ".",
-                    " Release: runaway guard --release " + ShellWords.quoteOnOneLine(key) + "; stop: runaway stop --command " + ShellWords.quoteOnOneLine(key));
+                    " Release: runaway guard --release " + ShellWords.quoteOnOneLine(key)
+                            + "; stop: runaway stop --command " + ShellWords.quoteOnOneLine(key));
             publish();
             notices.held(h, this);
             return true;

@@ -91,7 +91,8 @@ public final class ProcessTable {
      * line, one executable path and one cgroup path between them instead of 50,000 copies of
      * each, which the collector would otherwise trace in every full collection.
      */
-    private final Canon<Statics> staticsSeen = new Canon<>(8_192, s -> dev.runaway.model.Argv.chars(s.cmdline), CmdlineBudget.TABLE_CHARS / 4);
+    private final Canon<Statics> staticsSeen = new Canon<>(8_192, s -> dev.runaway.model.Argv.chars(s.cmdline),
+            CmdlineBudget.TABLE_CHARS / 4); // and a quarter of the table's budget for long command lines
     private CmdlineBudget cmdlineBudget = new CmdlineBudget();
     private final Canon<String> commsSeen = new Canon<>(8_192);
 
