@@ -48,6 +48,8 @@ class HeldCollectorTest {
         assertThat(series).as(text).hasSize(1);
         assertThat(text).doesNotContain("command=\"forged\"").doesNotContain("\u001b").doesNotContain("\u0007");
         assertThat(series.get(0).length()).isLessThan(600);
+        // The exposition writer escapes what LabelValues leaves: the quote and the backslash.
+        assertThat(series.get(0)).contains("y\\\"z\\\\}");
     }
 
     @Test
