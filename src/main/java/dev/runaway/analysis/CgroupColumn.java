@@ -59,7 +59,7 @@ public enum CgroupColumn {
     public static String row(CgroupLoad c, int totalWidth) {
         StringBuilder b = new StringBuilder();
         for (CgroupColumn col : values()) {
-            String text = c == null ? col.title : col.value(c);
+            String text = c == null ? col.title : dev.runaway.model.SafeText.terminal(col.value(c)); // a delegated cgroup's name is its owner's choice
             if (col.width > 0) {
                 b.append(text.length() >= col.width ? text.substring(0, col.width - 1) : text);
                 b.append(" ".repeat(Math.max(1, col.width - Math.min(text.length(), col.width - 1))));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
+import dev.runaway.model.Argv;
 import dev.runaway.model.ProcessSample;
 import dev.runaway.procfs.ProcPaths;
 
@@ -113,7 +114,11 @@ public final class CommandKeys {
         return of(cmdline, exe, comm, NOWHERE);
     }
 
-    public static String of(List<String> cmdline, String exe, String comm, Where where) {
+    /** Marks the key of an interpreter whose command line was cut ({@link Argv}) before what it runs. */
+    public static final String CMDLINE_CUT = " (command line cut)";
+
+    public static String of(List<String> full, String exe, String comm, Where where) {
+        List<String> cmdline = Argv.kept(full);
         if (cmdline.isEmpty() && exe.isEmpty()) return "[" + comm + "]";
         if (exe.startsWith("/memfd:")) {
             String started = cmdline.isEmpty() || cmdline.get(0).isEmpty() ? comm : cmdline.get(0);
@@ -127,7 +132,13 @@ public final class CommandKeys {
         }
         String name = baseName(program);
         String interpreted = interpreted(name, cmdline, where);
-        return interpreted != null ? interpreted : program;
+        if (interpreted != null) return interpreted;
+        // What it runs was among the arguments dropped: never the bare interpreter (a stop by that would span the machine).
+        return Argv.isCut(full) && isInterpreter(name) ? program + CMDLINE_CUT : program;
+    }
+
+    private static boolean isInterpreter(String name) {
+        return SHELLS.contains(name) || PYTHON.matcher(name).matches() || Set.of("java", "perl", "ruby", "node", "nodejs").contains(name);
     }
 
     /** The script, module or inline code an interpreter runs, or null when it is not one (or runs none). */

@@ -37,6 +37,7 @@ public final class Lineage {
         boolean cmdlineUnread;
         String key;
         int sweep; // the last ghost sweep that found it on a living line
+        int livingAt; // the last ghost sweep that found it living
     }
 
     private final Map<ProcessIdentity, Origin> origins = new HashMap<>();
@@ -148,12 +149,15 @@ public final class Lineage {
         int sweep = ++sweeps;
         for (ProcessSample p : living) {
             Origin o = origins.get(p.identity());
+            if (o != null) o.livingAt = sweep;
             while (o != null && o.sweep != sweep) {
                 o.sweep = sweep;
                 o = o.parent == null ? null : origins.get(o.parent);
             }
         }
         origins.values().removeIf(o -> o.sweep != sweep);
+        // A ghost keeps its key; its command line (kept only to tell an exec) would be memory the table no longer counts.
+        for (Origin o : origins.values()) if (o.livingAt != sweep) o.cmdline = null;
     }
 
     /**

@@ -85,7 +85,8 @@ public final class ConsoleCommand implements Callable<Integer> {
             err.println("runaway console: no display (DISPLAY and WAYLAND_DISPLAY are unset); showing the terminal view instead.");
             err.flush();
             if (replay != null) {
-                err.println("runaway console: a recording needs the window; for a text summary use: runaway replay " + replay);
+                err.println("runaway console: a recording needs the window; for a text summary use: runaway replay "
+                        + dev.runaway.model.ShellWords.quoteOnOneLine(replay.toString()));
                 return 2;
             }
             return terminal(out, scenario);

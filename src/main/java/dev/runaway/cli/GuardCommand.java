@@ -8,6 +8,8 @@ import dev.runaway.guard.GuardPolicy;
 import dev.runaway.guard.GuardState;
 import dev.runaway.guard.HeldGroup;
 import dev.runaway.metrics.MetricsExporter;
+import dev.runaway.model.SafeText;
+import dev.runaway.model.ShellWords;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -101,10 +103,13 @@ public final class GuardCommand implements Callable<Integer> {
             return 0;
         }
         for (HeldGroup h : held) {
-            out.println((h.dryRun() ? "WOULD HOLD " : "HELD ") + h.key() + "  " + h.processes() + " processes, " + (h.lever().isEmpty() ? "dry run" : h.lever())
-                    + ", since " + h.since() + (h.cgroup().isEmpty() ? "" : ", cgroup " + h.cgroup()));
-            out.println("  why: " + h.why());
-            out.println("  release: runaway guard --release '" + h.key() + "'   stop: runaway stop --command '" + h.key() + "'");
+            // The key, the reason and the cgroup are their owners' choice: escaped; the commands quote the key exactly.
+            out.println((h.dryRun() ? "WOULD HOLD " : "HELD ") + SafeText.terminal(h.key()) + "  " + h.processes() + " processes, "
+                    + (h.lever().isEmpty() ? "dry run" : h.lever()) + ", since " + h.since()
+                    + (h.cgroup().isEmpty() ? "" : ", cgroup " + SafeText.terminal(h.cgroup())));
+            out.println("  why: " + SafeText.terminal(h.why()));
+            out.println("  release: runaway guard --release " + ShellWords.quote(h.key())
+                    + "   stop: runaway stop --command " + ShellWords.quote(h.key()));
         }
         return 0;
     }
@@ -112,10 +117,11 @@ public final class GuardCommand implements Callable<Integer> {
     private static int ask(GuardControl.Request r, PrintWriter out, PrintWriter err) {
         try {
             String answer = GuardControl.ask(r);
-            (answer.startsWith("OK") ? out : err).println(answer);
+            (answer.startsWith("OK") ? out : err).println(SafeText.terminal(answer)); // it names the key
             return answer.startsWith("OK") ? 0 : 1;
         } catch (IOException e) {
-            err.println("runaway guard: no guard answers at " + GuardControl.socketPath() + " (" + e.getMessage() + "): is it running?");
+            err.println("runaway guard: no guard answers at " + GuardControl.socketPath() + " (" + SafeText.terminal(e.getMessage())
+                    + "): is it running?");
             return 2;
         }
     }

@@ -56,7 +56,7 @@ public final class OomCommand implements Callable<Integer> {
                 LOCAL.format(since.atZone(ZoneId.systemDefault())), LOCAL.format(to.atZone(ZoneId.systemDefault())),
                 history.source());
         for (OomEvent e : history.events()) {
-            out.printf("  %s  %s%n", LOCAL.format(e.time().atZone(ZoneId.systemDefault())), e.summary());
+            out.printf("  %s  %s%n", LOCAL.format(e.time().atZone(ZoneId.systemDefault())), dev.runaway.model.SafeText.terminal(e.summary())); // a victim's name is its owner's
         }
         if (record != null) {
             Timeline timeline = new Timeline(since, 0, "oom history");

@@ -10,6 +10,7 @@ import dev.runaway.analysis.GroupOrder;
 import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.analysis.Snapshot;
 import dev.runaway.analysis.SnapshotJson;
+import dev.runaway.model.SafeText;
 import dev.runaway.model.Units;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -95,7 +96,9 @@ public final class ScanCommand implements Callable<Integer> {
             var h = held.get(g.command());
             out.println(GroupColumn.row(g, width, h == null ? "" : h.dryRun() ? "WOULD HOLD " : "HELD "));
         }
-        for (var h : held.values()) out.println((h.dryRun() ? "WOULD HOLD " : "HELD ") + h.key() + " by the guard: " + h.why());
+        for (var h : held.values()) {
+            out.println((h.dryRun() ? "WOULD HOLD " : "HELD ") + SafeText.terminal(h.key()) + " by the guard: " + SafeText.terminal(h.why()));
+        }
         for (String line : cgroupsOfConcern(s)) out.println(line);
         out.flush();
     }
@@ -133,7 +136,7 @@ public final class ScanCommand implements Callable<Integer> {
                     : Double.isNaN(c.secondsLeft()) ? c.growthShape() + " " + Units.perSecond(c.rate())
                     : String.format(Locale.ROOT, "%.0f s to its cap", c.secondsLeft());
             lines.add(String.format(Locale.ROOT, "cgroup %s: %s, %d tasks in %d command groups (runaway scan --by-cgroup)",
-                    c.path(), state, c.tasks(), c.groups()));
+                    SafeText.terminal(c.path()), state, c.tasks(), c.groups()));
         }
         return lines;
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
+import dev.runaway.model.SafeText;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.StopStep;
@@ -131,7 +132,7 @@ public final class StopCommand implements Callable<Integer> {
     private static void undo(Actuator actuator, FirstLever l, PrintWriter err) {
         if (!l.pidsMax().isEmpty()) actuator.adoptPidsCap(l.cgroup(), l.pidsMax(), l.pidsOld());
         thaw(actuator, l.cgroup());
-        err.println("runaway stop: thawed " + l.cgroup() + " again and put its pids.max back");
+        err.println("runaway stop: thawed " + SafeText.terminal(l.cgroup()) + " again and put its pids.max back");
     }
 
     private int stop(Actuator actuator, Selector selector, Optional<FirstLever> rt, long entered, long enteredMicros, PrintWriter out,
@@ -153,10 +154,10 @@ public final class StopCommand implements Callable<Integer> {
                 .map(f -> EarlyFreeze.targetsOf(PROC, selector, f, actuator)).orElse(null));
         long planned = System.nanoTime();
         if (session.state() != StopSession.State.READY) {
-            err.println("runaway stop: refused: " + session.refusal().map(StopSession.Refusal::words).orElse("nothing to stop"));
+            err.println("runaway stop: refused: " + SafeText.terminal(session.refusal().map(StopSession.Refusal::words).orElse("nothing to stop")));
             early.ifPresent(f -> {
                 thaw(actuator, f);
-                err.println("runaway stop: thawed " + f.cgroup() + " again and put its pids.max back: growth is NOT stopped");
+                err.println("runaway stop: thawed " + SafeText.terminal(f.cgroup()) + " again and put its pids.max back: growth is NOT stopped");
             });
             return 4;
         }
@@ -167,11 +168,11 @@ public final class StopCommand implements Callable<Integer> {
         }
         Priority priority = Priority.ofThisProcess();
         if (!json) {
-            plan.describe().forEach(out::println);
+            plan.describe().forEach(line -> out.println(SafeText.terminal(line))); // keys, names and paths are their owners' choice
             out.println("Priority: " + priority.words());
             early.ifPresent(f -> out.println("Growth stopped already, as soon as the targets were known, before this plan: "
-                    + (f.pidsCapped() ? "pids.max 0 and freezing " : "froze ") + f.cgroup() + " (" + f.members() + " processes)"));
-            if (!session.helperNote().isEmpty()) out.println("Helper: " + session.helperNote());
+                    + (f.pidsCapped() ? "pids.max 0 and freezing " : "froze ") + SafeText.terminal(f.cgroup()) + " (" + f.members() + " processes)"));
+            if (!session.helperNote().isEmpty()) out.println("Helper: " + SafeText.terminal(session.helperNote()));
         }
         out.flush();
         OomShield.protectSelf(PROC, actuator.hasHelper() ? actuator : null).ifPresent(err::println);
@@ -186,7 +187,7 @@ public final class StopCommand implements Callable<Integer> {
         try {
             outcome = session.run(keepRevoked, step -> {
                 if (!json) {
-                    out.println("  " + step);
+                    out.println("  " + SafeText.terminal(step.toString()));
                     out.flush();
                 }
                 if (incident != null) appendStep(incident, step, plan.command(), err);
@@ -278,7 +279,7 @@ public final class StopCommand implements Callable<Integer> {
         try {
             incident.event(StepEvents.of(step, command, incident.timeline()));
         } catch (IOException e) {
-            err.println("runaway stop: could not add the step to the incident: " + e.getMessage()); // the stop goes on
+            err.println("runaway stop: could not add the step to the incident: " + SafeText.terminal(e.getMessage())); // the stop goes on
         }
     }
 
@@ -296,17 +297,17 @@ public final class StopCommand implements Callable<Integer> {
                     StopEngine.STABLE_WINDOW.toSeconds());
             case SURVIVORS -> {
                 out.println("Zero NOT reached. Survivors:");
-                for (ProcessSample p : outcome.survivors()) out.println("  pid " + p.pid() + " " + (p.exe().isEmpty() ? p.comm() : p.exe()));
+                for (ProcessSample p : outcome.survivors()) out.println("  pid " + p.pid() + " " + SafeText.terminal(p.exe().isEmpty() ? p.comm() : p.exe()));
                 for (int pid : outcome.order().survivors()) {
                     if (outcome.survivors().stream().noneMatch(p -> p.pid() == pid)) out.println("  pid " + pid);
                 }
             }
             case UNCONFIRMED -> {
                 out.println("Zero NOT confirmed: no target is alive, but these processes, which it may have started, could not be followed:");
-                for (ProcessSample p : outcome.unfollowed()) out.println("  pid " + p.pid() + " " + (p.exe().isEmpty() ? p.comm() : p.exe()));
+                for (ProcessSample p : outcome.unfollowed()) out.println("  pid " + p.pid() + " " + SafeText.terminal(p.exe().isEmpty() ? p.comm() : p.exe()));
             }
         }
-        outcome.restoredModes().forEach((file, mode) -> out.printf("Restored %s to mode %o%n", file, mode));
+        outcome.restoredModes().forEach((file, mode) -> out.printf("Restored %s to mode %o%n", SafeText.terminal(String.valueOf(file)), mode));
     }
 
     /** Whose processes the key's definition found: {"only": uid or null, "spansUsers", "leftOut", "processesByUid": {"1000": 3}}. */

@@ -73,9 +73,9 @@ public final class DesktopNotices implements Guard.Notices {
             DBusConnection c = DBusConnectionBuilder.forAddress(UserBus.address(bus, h.owner(), gidOf(h.owner())))
                     .transportConfig().configureSasl().withSaslUid((long) h.owner()).back().back().withShared(false).build();
             Notifications n = c.getRemoteObject(Notifications.BUS_NAME, Notifications.PATH, Notifications.class);
-            String name = h.key().substring(h.key().lastIndexOf('/') + 1);
+            String name = dev.runaway.model.SafeText.terminal(h.key().substring(h.key().lastIndexOf('/') + 1)); // the summary is plain text
             UInt32 id = n.Notify("Runaway", new UInt32(0), "dialog-warning", "Runaway held " + name + " (" + h.processes() + " processes)",
-                    h.why() + "\nNothing was killed: it waits for you. Stop it to zero, or release it exactly as it was.",
+                    dev.runaway.model.SafeText.markup(h.why()) + "\nNothing was killed: it waits for you. Stop it to zero, or release it exactly as it was.",
                     List.of("default", "Open Runaway", "stop", "Stop", "release", "Release"),
                     Map.of("urgency", new Variant<>((byte) 2), "desktop-entry", new Variant<>("runaway")), 0);
             c.addSigHandler(Notifications.ActionInvoked.class, signal -> {
@@ -118,7 +118,7 @@ public final class DesktopNotices implements Guard.Notices {
             try {
                 Notifications n = s.bus().getRemoteObject(Notifications.BUS_NAME, Notifications.PATH, Notifications.class);
                 n.CloseNotification(s.id());
-                n.Notify("Runaway", new UInt32(0), "dialog-information", "Runaway: hold ended", h.key() + ": " + how, List.of(),
+                n.Notify("Runaway", new UInt32(0), "dialog-information", "Runaway: hold ended", dev.runaway.model.SafeText.markup(h.key() + ": " + how), List.of(),
                         Map.of("urgency", new Variant<>((byte) 1)), 10_000);
             } catch (RuntimeException | org.freedesktop.dbus.exceptions.DBusException e) {
                 say("could not update the notification of " + h.key() + ": " + e.getMessage());
@@ -178,7 +178,7 @@ public final class DesktopNotices implements Guard.Notices {
 
     private void say(String line) {
         synchronized (log) {
-            log.println("runaway guard: " + line);
+            log.println("runaway guard: " + dev.runaway.model.SafeText.terminal(line)); // keys and errors are users' text
             log.flush();
         }
     }

@@ -5,6 +5,8 @@ import dev.runaway.analysis.Group;
 import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.analysis.Snapshot;
 import dev.runaway.model.ProcessSample;
+import dev.runaway.model.SafeText;
+import dev.runaway.model.ShellWords;
 import dev.runaway.stop.Selector;
 import dev.runaway.stop.StopCore;
 import dev.runaway.stop.StopEngine;
@@ -250,8 +252,9 @@ public final class Guard implements AutoCloseable {
             for (ProcessSample p : session.plan().members()) pids.add(p.pid());
             holds.put(key, new Active(h, session, held, pids, System.nanoTime(), scope));
             String users = session.plan().targets().users().words().map(w -> "; " + w).orElse("");
-            say("HELD " + key + " of uid " + owner + " (" + held.count() + " processes; " + held.note() + users + "): " + v.why()
-                    + ". Release: runaway guard --release '" + key + "'; stop: runaway stop --command '" + key + "'");
+            say("HELD " + key + " of uid " + owner + " (" + held.count() + " processes; " + held.note() + users + "): " + v.why() + ".",
+                    " Release: runaway guard --release " + ShellWords.quoteOnOneLine(key)
+                            + "; stop: runaway guard --stop " + ShellWords.quoteOnOneLine(key));
             publish();
             notices.held(h, this);
             return true;
@@ -339,9 +342,19 @@ public final class Guard implements AutoCloseable {
         }
     }
 
+    /** One line of the log (the journal under systemd): keys, reasons and errors escaped, so none forges a line or a terminal. */
     private void say(String line) {
+        say(line, "");
+    }
+
+    /**
+     * A log line and the commands it suggests, quoted by {@link ShellWords#quoteOnOneLine} (they
+     * hold nothing a terminal acts on), appended as they are: escaped, a quoted key would no
+     * longer paste back.
+     */
+    private void say(String line, String commands) {
         synchronized (log) {
-            log.println("runaway guard: " + line);
+            log.println("runaway guard: " + SafeText.terminal(line) + commands);
             log.flush();
         }
     }

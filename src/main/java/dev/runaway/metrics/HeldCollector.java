@@ -33,7 +33,7 @@ final class HeldCollector implements MultiCollector {
         Families.Gauge since = f.gauge("runaway_guard_held_since_seconds", "When the guard began holding the group (Unix time).");
         Families.Gauge processes = f.gauge("runaway_guard_held_processes", "How many processes the hold reached.");
         for (HeldGroup h : held.get()) {
-            Labels labels = Labels.of("command", h.key(), "cgroup", h.cgroup(), "rule", h.rule().name(), "lever", h.lever(),
+            Labels labels = Labels.of("command", LabelValues.safe(h.key()), "cgroup", LabelValues.safe(h.cgroup()), "rule", h.rule().name(), "lever", h.lever(),
                     "dry_run", Boolean.toString(h.dryRun()));
             state.add(labels, 1);
             since.add(labels, h.since().toEpochMilli() / 1000.0);

@@ -16,7 +16,7 @@ import java.util.List;
  * @param rssBytes   resident memory
  * @param cpuTicks   user + system time, in clock ticks
  * @param uid        owner (of /proc/PID), or -1 when it could not be read
- * @param cmdline    arguments; empty for kernel threads and zombies
+ * @param cmdline    arguments, bounded as {@link Argv} keeps them; empty for kernel threads and zombies
  * @param exe        the executable's real path; empty when unreadable (kernel thread, no permission)
  * @param cgroup     the v2 cgroup path ({@code 0::} line), empty when unknown
  * @param cmdlineUnread the command line is not read yet (its read waited on the process's memory

@@ -11,22 +11,38 @@ public final class SafeText {
     private SafeText() {
     }
 
-    /** For a terminal: C0 controls, DEL and C1 controls as \xNN (a backslash doubled), the rest as is. */
+    /**
+     * For a terminal or a log line: C0 controls (newline and CR included: one line stays one
+     * line), DEL and C1 controls as \xNN, the characters that reorder or break lines without
+     * being controls (bidi overrides and isolates, line and paragraph separators) as backslash-u
+     * and 4 hex digits, a backslash doubled (so the escaped text reads back unambiguously), the
+     * rest as is.
+     */
     public static String terminal(String s) {
         if (s == null) return "";
         StringBuilder b = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean control = c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\\';
-            if (!control) {
+            if (!unsafe(c) && c != '\\') {
                 if (b != null) b.append(c);
                 continue;
             }
             if (b == null) b = new StringBuilder(s.length() + 8).append(s, 0, i);
             if (c == '\\') b.append("\\\\");
-            else b.append(String.format("\\x%02x", (int) c));
+            else if (c <= 0x9f) b.append(String.format("\\x%02x", (int) c));
+            else b.append(String.format("\\u%04x", (int) c));
         }
         return b == null ? s : b.toString();
+    }
+
+    /**
+     * Whether a character must never reach a terminal raw: C0 and C1 controls, DEL, and the
+     * invisible characters that reorder or break what follows them (U+200E, U+200F, U+2028,
+     * U+2029, U+202A-U+202E, U+2066-U+2069). The one rule {@link #terminal} and {@link ShellWords} share.
+     */
+    public static boolean unsafe(char c) {
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x200e || c == 0x200f || (c >= 0x2028 && c <= 0x202e)
+                || (c >= 0x2066 && c <= 0x2069);
     }
 
     /** For a terminal, text of several lines: as {@link #terminal} line by line, newlines kept. */

@@ -69,7 +69,10 @@ public final class ProcReader {
         }
     }
 
-    /** The arguments, split at NULs; empty for kernel threads, zombies and vanished processes. */
+    /**
+     * The arguments, split at NULs, bounded as {@link dev.runaway.model.Argv} keeps them (a long
+     * line cut, and marked so); empty for kernel threads, zombies and vanished processes.
+     */
     public List<String> cmdline(int pid) {
         int length = readInto(rootText + "/" + pid + "/cmdline");
         if (length <= 0) return List.of();
@@ -82,7 +85,7 @@ public final class ProcReader {
             }
         }
         if (start < length) args.add(new String(buffer, start, length - start, StandardCharsets.UTF_8));
-        return List.copyOf(args);
+        return dev.runaway.model.Argv.bounded(List.copyOf(args), dev.runaway.model.Argv.KEPT_CHARS);
     }
 
     /** The executable's path (the target of /proc/PID/exe); empty when unreadable. */

@@ -91,7 +91,9 @@ public final class ProcessTable {
      * line, one executable path and one cgroup path between them instead of 50,000 copies of
      * each, which the collector would otherwise trace in every full collection.
      */
-    private final Canon<Statics> staticsSeen = new Canon<>(8_192);
+    private final Canon<Statics> staticsSeen = new Canon<>(8_192, s -> dev.runaway.model.Argv.chars(s.cmdline),
+            CmdlineBudget.TABLE_CHARS / 4); // and a quarter of the table's budget for long command lines
+    private CmdlineBudget cmdlineBudget = new CmdlineBudget();
     private final Canon<String> commsSeen = new Canon<>(8_192);
 
     public ProcessTable(ProcReader reader, long pageBytes) {
@@ -126,6 +128,12 @@ public final class ProcessTable {
      */
     public ProcessTable readingCommandLinesOnlyWhen(java.util.function.Predicate<String> needed) {
         this.cmdlineNeeded = needed;
+        return this;
+    }
+
+    /** Long command lines kept to at most about CHARS across the table (tests; {@link CmdlineBudget#TABLE_CHARS} otherwise). */
+    ProcessTable budgetingCommandLines(long chars) {
+        this.cmdlineBudget = new CmdlineBudget(chars);
         return this;
     }
 
@@ -292,6 +300,7 @@ public final class ProcessTable {
      * (A pid waiting twice keeps the newer ticket: the older read's answer is then dropped.)
      */
     private void readCmdlines() {
+        cmdlineBudget.stale();
         for (ExeCmdlineReads.Late late; (late = lateCmdlines.poll()) != null; ) {
             Long waited = cmdlineWaiting.get(late.pid());
             if (waited != null && waited == late.ticket()) cmdlineWaiting.remove(late.pid());
@@ -335,12 +344,14 @@ public final class ProcessTable {
                 p.forkNoExec()));
     }
 
-    /** The process's sample with its command line read. */
+    /** The process's sample with its command line read (a long one within the table's budget). */
     private void withCmdline(int pid, List<String> args) {
         cmdlineWanted.remove(pid);
         ProcessSample p = entries.get(pid);
         if (p == null) return;
         Statics read = staticsSeen.of(new Statics(p.uid(), args, p.exe(), p.cgroup(), false));
+        List<String> kept = cmdlineBudget.keep(read.cmdline(), entries.values());
+        if (kept != read.cmdline()) read = staticsSeen.of(new Statics(p.uid(), kept, p.exe(), p.cgroup(), false));
         entries.put(pid, new ProcessSample(p.identity(), p.ppid(), p.pgrp(), p.session(), p.state(), p.comm(), p.numThreads(),
                 p.rssBytes(), p.cpuTicks(), read.uid(), read.cmdline(), read.exe(), read.cgroup(), false, p.forkNoExec()));
     }

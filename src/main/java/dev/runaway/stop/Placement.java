@@ -59,8 +59,8 @@ public record Placement(ProcessSample process, Set<Evidence> evidence, boolean t
             if (p.session() > 1 && p.session() == root.session()) e.add(Evidence.SAME_SESSION);
             boolean taken = e.contains(Evidence.SAME_CGROUP) && e.contains(Evidence.SAME_COMMAND);
             if (!taken && e.size() == 2) continue; // nothing ties it to the stop
-            String with = taken ? "" : e.contains(Evidence.SAME_CGROUP) ? "--cgroup " + p.cgroup()
-                    : e.contains(Evidence.SAME_COMMAND) ? "--command " + l.key() : "";
+            String with = taken ? "" : e.contains(Evidence.SAME_CGROUP) ? "--cgroup " + dev.runaway.model.ShellWords.quote(p.cgroup())
+                    : e.contains(Evidence.SAME_COMMAND) ? "--command " + dev.runaway.model.ShellWords.quote(l.key()) : "";
             out.add(new Placement(p, Set.copyOf(e), taken, p.cgroup(), l.key(), root.pid(), with));
         }
         return out;

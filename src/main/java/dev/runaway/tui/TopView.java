@@ -5,6 +5,8 @@ import dev.runaway.analysis.Group;
 import dev.runaway.analysis.GroupColumn;
 import dev.runaway.analysis.ScanStatus;
 import dev.runaway.analysis.Snapshot;
+import dev.runaway.model.SafeText;
+import dev.runaway.model.ShellWords;
 import dev.runaway.model.Units;
 
 import java.time.ZoneId;
@@ -204,12 +206,13 @@ final class TopView {
         lines.add(status.late() ? paint("SCAN LATE: " + status.describe(), RED + BOLD, colour)
                 : status.worthSaying() ? paint(status.describe(), YELLOW, colour) : "");
         if (stop != null) {
-            for (String l : stop.lines()) lines.addAll(wrap(l, width));
+            for (String l : stop.lines()) lines.addAll(wrap(SafeText.terminal(l), width)); // the plan names users' keys and files
             return finish(lines, height);
         }
         for (dev.runaway.guard.HeldGroup h : held.values()) {
-            lines.addAll(wrap(paint((h.dryRun() ? "WOULD HOLD " : "HELD ") + h.key(), RED + BOLD, colour) + " by the guard: " + h.why()
-                    + ". Release: runaway guard --release '" + h.key() + "'; or select it and press k to stop it", width));
+            lines.addAll(wrap(paint((h.dryRun() ? "WOULD HOLD " : "HELD ") + SafeText.terminal(h.key()), RED + BOLD, colour) + " by the guard: "
+                    + SafeText.terminal(h.why()) + ". Release: runaway guard --release " + ShellWords.quoteOnOneLine(h.key())
+                    + "; or select it and press k to stop it", width));
         }
         lines.addAll(legend(width));
         lines.add(colour ? bold(GroupColumn.row(null, width), true) : "  " + GroupColumn.row(null, width - 2));

@@ -110,7 +110,7 @@ class DaemonizerStopTest {
             assertThat(unfollowed.size()).as("named of %d alive", alive.size()).isGreaterThanOrEqualTo(alive.size() * 9 / 10);
             JsonNode placed = json.get("plan").get("placed").get(0);
             assertThat(placed.get("taken").asBoolean()).isFalse();
-            assertThat(placed.get("takeWith").asText()).as("the plan says which selector takes them").startsWith("--cgroup /");
+            assertThat(placed.get("takeWith").asText()).as("the plan says which selector takes them").startsWith("--cgroup '/");
             assertThat(placed.get("evidence").toString()).contains("SAME_CGROUP").doesNotContain("SAME_COMMAND");
         }
     }

@@ -37,6 +37,22 @@ class HeldCollectorTest {
     }
 
     @Test
+    void aHostileKeyAndCgroupAreOneSafeLabelEach() throws Exception {
+        String key = "/tmp/x\u001b[2J\u0007\ny\"z\\} 1\nrunaway_guard_held{command=\"forged\"} 1\n" + "a".repeat(4000);
+        HeldGroup held = new HeldGroup(key, "/ci/\u001b\"", GuardRule.GROWING_RECURSION, "recurs", Instant.ofEpochSecond(1_700_000_000),
+                "FREEZE_CGROUP", 16, 1000, false);
+        Map<HoldEnd, Long> none = new EnumMap<>(HoldEnd.class);
+        for (HoldEnd e : HoldEnd.values()) none.put(e, 0L);
+        String text = RunawayCollectorTest.write(new HeldCollector(() -> List.of(held), () -> none), false);
+        List<String> series = text.lines().filter(l -> l.startsWith("runaway_guard_held{")).toList();
+        assertThat(series).as(text).hasSize(1);
+        assertThat(text).doesNotContain("command=\"forged\"").doesNotContain("\u001b").doesNotContain("\u0007");
+        assertThat(series.get(0).length()).isLessThan(600);
+        // The exposition writer escapes what LabelValues leaves: the quote and the backslash.
+        assertThat(series.get(0)).contains("y\\\"z\\\\}");
+    }
+
+    @Test
     void nothingHeldWritesNoHeldSeriesButStillTheCounts() throws Exception {
         Map<HoldEnd, Long> none = new EnumMap<>(HoldEnd.class);
         for (HoldEnd e : HoldEnd.values()) none.put(e, 0L);

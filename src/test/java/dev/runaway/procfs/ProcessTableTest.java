@@ -311,6 +311,36 @@ class ProcessTableTest {
         assertThat(p.get(40).comm()).isSameAs(p.get(30).comm());
     }
 
+    @Test
+    void longCommandLinesAreBoundedEachAndAcrossTheTable() {
+        baseSystem();
+        // 40 interpreters, each with 60 KiB of its own arguments after the script; 3 with a short line.
+        for (int pid = 100; pid < 140; pid++) {
+            proc.process(pid, 1, "bash").cmdline("/bin/bash", "/srv/ci/deploy.sh", pid + "a".repeat(60 * 1024)).exe("/usr/bin/bash").write();
+        }
+        for (int pid = 140; pid < 143; pid++) proc.process(pid, 1, "bash").cmdline("/bin/bash", "/srv/ci/deploy.sh").exe("/usr/bin/bash").write();
+        long budget = 10L * dev.runaway.model.Argv.KEPT_CHARS; // room for 10 long lines; the rest keep the floor
+        table.budgetingCommandLines(budget);
+
+        java.util.List<ProcessSample> scanned = table.scan(true).processes();
+
+        java.util.Set<java.util.List<String>> distinct = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        long kept = 0;
+        int floored = 0;
+        for (ProcessSample p : scanned) {
+            if (p.pid() < 100) continue;
+            assertThat(p.cmdlineUnread()).isFalse();
+            long chars = dev.runaway.model.Argv.chars(p.cmdline());
+            assertThat(chars).as("pid %d", p.pid()).isLessThanOrEqualTo(dev.runaway.model.Argv.KEPT_CHARS + 64);
+            if (chars <= dev.runaway.model.Argv.FLOOR_CHARS + 64) floored++;
+            if (distinct.add(p.cmdline())) kept += chars;
+            assertThat(dev.runaway.analysis.CommandKeys.of(p)).as("pid %d", p.pid()).isEqualTo("/srv/ci/deploy.sh");
+        }
+        assertThat(kept).as("across the table").isLessThanOrEqualTo(budget + 43L * (dev.runaway.model.Argv.FLOOR_CHARS + 64));
+        // Each long line keeps about 4,100 characters (its 60 KiB argument cut to ARG_CHARS): the budget holds 19 of them.
+        assertThat(floored).as("past the budget, new long lines keep the floor").isGreaterThanOrEqualTo(43 - (int) (budget / 4_100));
+    }
+
     interface Fifo extends com.sun.jna.Library {
         Fifo C = dev.runaway.sys.Jna.libc(Fifo.class);
 

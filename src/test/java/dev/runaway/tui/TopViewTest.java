@@ -130,6 +130,23 @@ class TopViewTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("process") // the suggested release goes through a real sh, in a sandbox
+    void aHostileHeldKeyIsShownEscapedAndItsReleasePastesBackExactly() throws Exception {
+        String key = dev.runaway.sandbox.ShellRoundTrip.HOSTILE_KEY;
+        Group held = group(key, 12, "/user.slice/app.scope", 12, 0, 0.0);
+        view.held(Map.of(key, new dev.runaway.guard.HeldGroup(key, held.cgroup(), dev.runaway.guard.GuardRule.GROWING_RECURSION,
+                "its command recurs 8 times along one line: " + key, WALL, "FREEZE_CGROUP", 12, 1000, false)));
+        String frame = view.frame(snapshot(held), FRESH, Map.of(), 1000, 30, false);
+        List<String> lines = List.of(frame.split("\r\n"));
+        assertThat(lines).allSatisfy(l -> assertThat(l.chars().filter(c -> c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0x2028 && c <= 0x202e)))
+                .as(l).isEmpty());
+        String line = lines.stream().filter(l -> l.contains("by the guard")).findFirst().orElseThrow();
+        assertThat(line).startsWith("HELD " + dev.runaway.model.SafeText.terminal(key));
+        String release = line.substring(line.indexOf("runaway guard --release "), line.lastIndexOf("; or select it"));
+        assertThat(dev.runaway.sandbox.ShellRoundTrip.arguments(release, "runaway")).containsExactly("guard", "--release", key);
+    }
+
+    @Test
     void aLateScanIsSaidWithItsReason() {
         ScanStatus late = new ScanStatus(6.2, 5.9, 4.1, 5012, 3400, 2900, 2);
         String frame = view.frame(snapshot(group("/usr/bin/a", 1, "", 0, 0, Double.NaN)), late, Map.of(), 200, 30, false);
