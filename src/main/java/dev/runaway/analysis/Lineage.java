@@ -202,6 +202,13 @@ public final class Lineage {
         return same ? id : null;
     }
 
+    /** The characters of the command lines it holds, each origin's counted (tests: only the living keep theirs). */
+    long cmdlineCharsHeld() {
+        long n = 0;
+        for (Origin o : origins.values()) if (o.cmdline != null) n += dev.runaway.model.Argv.chars(o.cmdline);
+        return n;
+    }
+
     /** Whether the fork log named this process's parent (a living process or a ghost): its lineage is not lost. */
     public boolean birthKnown(ProcessIdentity id) {
         Origin o = origins.get(id);
