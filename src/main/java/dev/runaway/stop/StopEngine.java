@@ -25,8 +25,8 @@ import java.util.function.Supplier;
  * The guided stop's levers on the one stop order ({@link StopOrder}): the plan's levers are
  * tried in its order, each falling back to the next when it fails at run time (no privilege,
  * no helper, the kernel refused), down to SIGSTOP sweeps; the fixed set is killed by
- * {@code cgroup.kill} when a cgroup lever held, else by SIGKILL rounds until one finds no new
- * member; zero is confirmed against the target definition re-read on every check, never the
+ * {@code cgroup.kill} when a cgroup lever held (and what that left alive by pid), else by SIGKILL
+ * rounds until one finds no new member; zero is confirmed against the target definition re-read on every check, never the
  * first list; what step 1 changed is put back.
  */
 public final class StopEngine {
@@ -188,6 +188,7 @@ public final class StopEngine {
         private String cgroupHeld; // the cgroup a lever holds the targets in: frozen, or the quarantine
         private boolean cgroupKilled;
         private boolean censusFromCgroup;
+        private int heldAtLastCensus = Integer.MAX_VALUE; // members of the killed cgroup at the last census
         private final Set<ProcessIdentity> sigkilled = new HashSet<>();
         private final Set<ProcessIdentity> stoppedBySweep = new HashSet<>();
         Targets last;
@@ -275,10 +276,15 @@ public final class StopEngine {
         @Override
         public StopOrder.Census census() {
             if (cgroupKilled) {
-                // While the killed cgroup still holds members, the kernel's list is the census: zero is
-                // not near, and a full read of thousands of exiting processes would only slow them.
+                // While the killed cgroup still holds members and their count falls, the kernel's list is
+                // the census: zero is not near, and a full read of thousands of exiting processes would
+                // only slow them. Once it stops falling, cgroup.kill left some alive (a process whose main
+                // thread ended while others run: the kernel signals only that leader): they are read and
+                // killed by pid as stragglers.
                 Set<Integer> held = actions.members(cgroupHeld);
-                if (!held.isEmpty()) {
+                boolean falling = held.size() < heldAtLastCensus;
+                heldAtLastCensus = held.size();
+                if (!held.isEmpty() && falling) {
                     censusFromCgroup = true;
                     return new StopOrder.Census(List.copyOf(held), 0, List.of());
                 }
