@@ -22,7 +22,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,8 +37,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * again): /proc/PID/stat says Z and exe and cmdline read empty, while the processes run and
  * fork. Started as nobody in a sandbox with a literal cap; scanned and stopped as nobody by key,
  * pid and chain, and by root by cgroup (freeze, then cgroup.kill, which reaches only the exited
- * leaders): scan shows the group under the binary's key, and every stop reaches a confirmed zero
- * with nothing left in the sandbox.
+ * leaders) and by key and pid after runaway-rt's first lever: scan shows the group under the
+ * binary's key, and every stop reaches a confirmed zero with nothing left in the sandbox.
  */
 @Tag("process")
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
@@ -79,19 +81,62 @@ class ZombieLeaderStopTest {
     void stoppedByCgroupAsRootWhereCgroupKillDoesNotReachThem(@TempDir Path dir) throws Exception {
         try (Nobody nobody = Nobody.in(dir); Sandbox box = Sandboxes.create(SandboxSpec.of("test-zombie-leader-cgroup", TASKS_MAX))) {
             long first = startRunaway(box, nobody);
-            String cgroup = Files.readAllLines(Path.of("/proc", Long.toString(first), "cgroup")).stream()
-                    .filter(l -> l.startsWith("0::")).map(l -> l.substring(3)).findFirst().orElseThrow();
+            String cgroup = cgroupOf(first);
             assumeTrue(!cgroup.equals("/"), "no v2 cgroup of the sandbox's own");
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            StopCommand stop = new StopCommand();
-            stop.input = new ByteArrayInputStream(new byte[0]);
-            picocli.CommandLine cli = new picocli.CommandLine(stop);
-            cli.setOut(new PrintWriter(out, true));
-            cli.setErr(new PrintWriter(err, true));
-            int status = cli.execute("--cgroup", cgroup, "--yes", "--json");
-            assertConfirmedZero(new Run(status, out.toString(), err.toString()), box, first);
+            assertConfirmedZero(stopAsRoot(Map.of(), "--cgroup", cgroup, "--yes", "--json"), box, first);
         }
+    }
+
+    @Test
+    void theFirstLeverFreezesThemByKeyBeforeTheJvmAndTheStopAdoptsIt(@TempDir Path dir) throws Exception {
+        try (Nobody nobody = Nobody.in(dir); Sandbox box = Sandboxes.create(SandboxSpec.of("test-zombie-leader-rt-key", TASKS_MAX))) {
+            long first = startRunaway(box, nobody);
+            stopAfterTheFirstLever(nobody, box, first, "--command", nobody.worker.toString());
+        }
+    }
+
+    @Test
+    void theFirstLeverFreezesThemByPidBeforeTheJvmAndTheStopAdoptsIt(@TempDir Path dir) throws Exception {
+        try (Nobody nobody = Nobody.in(dir); Sandbox box = Sandboxes.create(SandboxSpec.of("test-zombie-leader-rt-pid", TASKS_MAX))) {
+            long first = startRunaway(box, nobody);
+            stopAfterTheFirstLever(nobody, box, first, "--pid", Long.toString(first));
+        }
+    }
+
+    /**
+     * runaway-rt's first lever as root (run as the launcher runs it, from another sandbox) freezes
+     * the runaway's cgroup instead of refusing it; the stop in this JVM adopts the freeze and
+     * reaches zero.
+     */
+    private static void stopAfterTheFirstLever(Nobody nobody, Sandbox box, long first, String... selector) throws Exception {
+        List<String> args = new ArrayList<>(List.of("stop"));
+        args.addAll(List.of(selector));
+        args.addAll(List.of("--yes", "--json"));
+        Map<String, String> env = dev.runaway.stop.FirstLeverLaunchTest.run(nobody.tools, nobody.dir, args.toArray(String[]::new));
+        assertThat(env).as(env.get("output")).doesNotContainKey("RUNAWAY_FIRST_LEVER_REFUSED");
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_CGROUP")).as(env.get("output")).isEqualTo(cgroupOf(first));
+        Map<String, String> forThisJvm = new HashMap<>(env);
+        forThisJvm.put("RUNAWAY_FIRST_LEVER_PID", Long.toString(ProcessHandle.current().pid()));
+        assertConfirmedZero(stopAsRoot(forThisJvm, args.subList(1, args.size()).toArray(String[]::new)), box, first);
+    }
+
+    private static String cgroupOf(long pid) throws Exception {
+        return Files.readAllLines(Path.of("/proc", Long.toString(pid), "cgroup")).stream()
+                .filter(l -> l.startsWith("0::")).map(l -> l.substring(3)).findFirst().orElseThrow();
+    }
+
+    /** runaway stop in this JVM (root), with {@code environment} as the launcher left it. */
+    private static Run stopAsRoot(Map<String, String> environment, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        StopCommand stop = new StopCommand();
+        stop.input = new ByteArrayInputStream(new byte[0]);
+        stop.environment = environment;
+        picocli.CommandLine cli = new picocli.CommandLine(stop);
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int status = cli.execute(args);
+        return new Run(status, out.toString(), err.toString());
     }
 
     /** Starts the runaway as nobody and waits until it presses on the cap; its first process's pid. */
