@@ -2,6 +2,7 @@
 package dev.runaway.procfs;
 
 import java.io.File;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.IntFunction;
 
@@ -16,6 +17,21 @@ import java.util.function.IntFunction;
  */
 public final class LiveThreads {
     private LiveThreads() {
+    }
+
+    /**
+     * The task directory of a live thread of process {@code pid} when its leader exited (its stat
+     * says Z with more than one thread, and one of them lives); empty otherwise.
+     */
+    public static Optional<Path> taskDir(Path procRoot, int pid) {
+        Optional<ProcStat> stat = ProcStat.readFile(procRoot.resolve(pid + "/stat"));
+        if (stat.isEmpty() || !stat.get().mayHaveLiveThreads()) return Optional.empty();
+        return of(procRoot, pid).map(thread -> procRoot.resolve(pid + "/task/" + thread.pid()));
+    }
+
+    /** A live thread's stat (as {@link #of(String, int, IntFunction)}), read through files. */
+    static Optional<ProcStat> of(Path procRoot, int pid) {
+        return of(procRoot.toString(), pid, tid -> ProcStat.readFile(procRoot.resolve(pid + "/task/" + tid + "/stat")));
     }
 
     /**

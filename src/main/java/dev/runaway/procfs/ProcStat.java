@@ -68,11 +68,10 @@ public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int
     public static Optional<ProcStat> read(Path procRoot, int pid) {
         Optional<ProcStat> stat = readFile(procRoot.resolve(Integer.toString(pid)).resolve("stat"));
         if (stat.isEmpty() || !stat.get().mayHaveLiveThreads()) return stat;
-        return Optional.of(LiveThreads.of(procRoot.toString(), pid, tid -> readFile(procRoot.resolve(pid + "/task/" + tid + "/stat")))
-                .map(stat.get()::livingAs).orElse(stat.get()));
+        return Optional.of(LiveThreads.of(procRoot, pid).map(stat.get()::livingAs).orElse(stat.get()));
     }
 
-    private static Optional<ProcStat> readFile(Path file) {
+    static Optional<ProcStat> readFile(Path file) {
         try {
             byte[] bytes = Files.readAllBytes(file);
             return Optional.of(parse(bytes, bytes.length));

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A process whose main thread ended while another thread runs, as /proc shows it (kernel 6.18):
  * its stat says Z with two threads, its own exe and cmdline read empty, and its live thread's
  * directory under task/ holds what it is. Read as alive, in its live thread's state, with its
- * executable and command line; a true zombie (one thread, or none alive) stays a zombie.
+ * executable, command line and memory; a true zombie (one thread, or none alive) stays a zombie.
  */
 class LiveThreadsTest {
     @TempDir
@@ -61,6 +61,15 @@ class LiveThreadsTest {
         assertThat(ProcStat.read(proc.root(), 500)).contains(s);
         assertThat(reader.exe(500)).isEqualTo("/tmp/t/zl");
         assertThat(reader.cmdline(500)).containsExactly("/tmp/t/zl", "zombie-leader", "100");
+    }
+
+    @Test
+    void itsMemoryIsItsLiveThreadsMap() throws IOException {
+        Files.writeString(proc.root().resolve("500/task/501/smaps_rollup"),
+                "55d0c0a00000-7ffd5e1f3000 ---p 00000000 00:00 0 [rollup]\nRss: 1676 kB\nPss: 412 kB\n");
+        MemoryFiles memory = new MemoryFiles(proc.root(), dir.resolve("cgroup"));
+        assertThat(memory.pss(500)).hasValue(412L * 1024);
+        assertThat(memory.pss(600)).as("a true zombie holds nothing").hasValue(0);
     }
 
     @Test
