@@ -303,15 +303,17 @@ public final class StopEngine {
         public void killStragglers(StopOrder.Census census, StopOrder.Log log) {
             if (censusFromCgroup) return; // every one of them has its SIGKILL from cgroup.kill and nothing new can start there
             long t = System.nanoTime();
+            int sent = 0;
             for (ProcessSample p : last.members()) {
                 if (!sigkilled.add(p.identity())) continue; // a SIGKILL is not lost: once is enough
                 try {
-                    actions.signal(p.identity(), SIGKILL);
+                    if (actions.signal(p.identity(), SIGKILL) == Pidfd.Result.SENT) sent++;
                 } catch (StopException e) {
                     sigkilled.remove(p.identity());
                     log.step(Phase.CONFIRM_ZERO, Action.SIGKILL, 1, Result.FAILED, e.getMessage(), t);
                 }
             }
+            if (cgroupKilled && sent > 0) log.step(Phase.CONFIRM_ZERO, Action.SIGKILL, sent, Result.DONE, "alive after cgroup.kill: killed by pid", t);
             if (cgroupHeld != null) {
                 try {
                     actions.killCgroup(cgroupHeld);

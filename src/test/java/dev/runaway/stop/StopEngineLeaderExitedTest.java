@@ -36,5 +36,7 @@ class StopEngineLeaderExitedTest {
         assertThat(o.status()).as("%s", o.steps()).isEqualTo(StopOutcome.Status.ZERO_CONFIRMED);
         assertThat(m.did).containsSubsequence("freeze", "cgroup.kill", "signal 9 101", "thaw").contains("signal 9 104");
         assertThat(m.alive).isEmpty();
+        assertThat(o.steps()).as("the journal says so").anyMatch(s -> s.action() == StopStep.Action.SIGKILL && s.count() == 2
+                && s.note().equals("alive after cgroup.kill: killed by pid"));
     }
 }
