@@ -64,6 +64,25 @@ class LiveThreadsTest {
     }
 
     @Test
+    void aSamplerFollowingProcessEventsKeepsItWhenItsLeaderExits() throws IOException {
+        ScriptedForks events = new ScriptedForks();
+        ProcessTable table = new ProcessTable(proc.reader(), 4096).following(events);
+        table.scan(ProcessTable.Depth.COMPLETE);
+        table.scan(ProcessTable.Depth.INCREMENTAL);
+        // 800 is forked and its leader exits before the next scan; 900 is forked and exits whole.
+        proc.process(800, 500, "zl").state('Z').threads(2).rssPages(0).write();
+        task(800, 800, 'Z', 0);
+        task(800, 801, 'S', 300);
+        events.fork(501, 800, 1800).exit(800).fork(501, 900, 1900).exit(900).exit(500);
+
+        List<ProcessSample> seen = table.scan(ProcessTable.Depth.INCREMENTAL).processes();
+
+        assertThat(seen).as("the exit events were the leaders'").anyMatch(p -> p.pid() == 800 && p.state() == 'S')
+                .anyMatch(p -> p.pid() == 500 && p.state() == 'S');
+        assertThat(seen).noneMatch(p -> p.pid() == 900);
+    }
+
+    @Test
     void itsMemoryIsItsLiveThreadsMap() throws IOException {
         Files.writeString(proc.root().resolve("500/task/501/smaps_rollup"),
                 "55d0c0a00000-7ffd5e1f3000 ---p 00000000 00:00 0 [rollup]\nRss: 1676 kB\nPss: 412 kB\n");
