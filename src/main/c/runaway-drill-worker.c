@@ -24,16 +24,24 @@
  *                                   as in pressing
  *   sleepers N                      N sleeping processes, forked as a balanced tree (depth
  *                                   log2 N, so fork-only costs nothing quadratic): for benches
+ *   zombie-leader PERIOD_MS         the main thread starts a worker thread and ends (pthread_exit):
+ *                                   the process reads Z in /proc/PID/stat, with an empty exe
+ *                                   and command line, while the worker forks every PERIOD_MS
+ *                                   and each child execs this binary to do the same; refused
+ *                                   forks wait as in pressing
  *   orphans CHAIN LEVEL PER_SECOND  each level double-forks the next and stays; the middle
  *                                   process lingers 200 ms, so a sampler can see the next level
  *                                   under it before it is reparented to init; level 0 (the
  *                                   session leader) exits once its successor runs
  *
- * Exit codes: 2 usage, 3 out of memory, 4 a middle process could not fork, 126 exec failed
+ * Exit codes: 2 usage, 3 out of memory, 4 a middle process could not fork, 6 no worker thread
+ * (zombie-leader), 126 exec failed
  * (the binary lost its execute bit).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +54,7 @@
 #define RETRY_MS 250
 #define LINGER_MS 200
 #define MIDDLE_FORK_FAILED 4
+#define THREAD_FAILED 6
 
 static const char *self_path; /* argv[0], kept so /proc/PID/cmdline names the copy we run */
 static int fork_failure_reported;
@@ -172,6 +181,8 @@ static void run_swarm(long retry_ms) {
     }
 }
 
+static const char *pressing_mode = "pressing"; /* the mode each child execs */
+
 static void run_pressing(long period_ms) {
     char period[24];
     snprintf(period, sizeof period, "%ld", period_ms);
@@ -180,10 +191,10 @@ static void run_pressing(long period_ms) {
     sleep_ms((long)getpid() % period_ms);
     for (;;) {
         pid_t child = fork();
-        if (child == 0) exec_next((char *const[]){ (char *)self_path, "pressing", period, NULL });
+        if (child == 0) exec_next((char *const[]){ (char *)self_path, (char *)pressing_mode, period, NULL });
         if (child < 0) {
             if (!fork_failure_reported) {
-                fprintf(stderr, "runaway-drill-worker: pressing: fork failed: %s\n", strerror(errno));
+                fprintf(stderr, "runaway-drill-worker: %s: fork failed: %s\n", pressing_mode, strerror(errno));
                 fork_failure_reported = 1;
             }
             if (wait_ms < 8 * period_ms) wait_ms *= 2; /* back off while refused */
@@ -219,6 +230,20 @@ static void run_daemonizer(long period_ms) {
             while (waitpid(middle, NULL, 0) < 0 && errno == EINTR) {}
         }
     }
+}
+
+static void *zombie_worker(void *period) {
+    run_pressing((long)(intptr_t)period);
+    return NULL;
+}
+
+/* The leader leaves the process to its worker thread: what the process does, the worker does. */
+static void run_zombie_leader(long period_ms) {
+    static const char *mode = "zombie-leader";
+    pressing_mode = mode;
+    pthread_t worker;
+    if (pthread_create(&worker, NULL, zombie_worker, (void *)(intptr_t)period_ms) != 0) exit(THREAD_FAILED);
+    pthread_exit(NULL);
 }
 
 /* This process plus its descendants make N; prints "ready" on stdout when all N exist. */
@@ -276,6 +301,8 @@ int main(int argc, char **argv) {
         run_swarm(number(argv[2], 1, 10000));
     else if (!strcmp(mode, "pressing") && argc == 3)
         run_pressing(number(argv[2], 1, 10000));
+    else if (!strcmp(mode, "zombie-leader") && argc == 3)
+        run_zombie_leader(number(argv[2], 1, 10000));
     else if (!strcmp(mode, "daemonizer") && argc == 3)
         run_daemonizer(number(argv[2], 1, 10000));
     else if (!strcmp(mode, "sleepers") && argc == 3)
@@ -286,6 +313,6 @@ int main(int argc, char **argv) {
         run_orphans(number(argv[2], 0, 64), number(argv[3], 0, 1L << 30), number(argv[4], 1, 1000));
     fprintf(stderr, "usage: runaway-drill-worker linear LEVEL MIB PER_SECOND | fanout PER_SECOND |\n"
                     "       orphans-start CHAINS PER_SECOND | orphans CHAIN LEVEL PER_SECOND | sleepers N | swarm RETRY_MS |\n"
-                    "       pressing PERIOD_MS | daemonizer PERIOD_MS\n");
+                    "       pressing PERIOD_MS | daemonizer PERIOD_MS | zombie-leader PERIOD_MS\n");
     return 2;
 }

@@ -196,6 +196,57 @@ static int members_below(const char *dir, struct pids *out, int depth) {
     return result;
 }
 
+/*
+ * A process whose main thread ended while other threads run (pthread_exit in the leader) reads Z
+ * in /proc/PID/stat, and its own exe link is missing; it is alive all the same, and the task
+ * directory of a live thread says what it runs. Its stat's state and thread count (field 20):
+ * only a Z with more than one thread is looked at further. 0 when PID is such a process, with
+ * /proc/PID/task/TID of a live thread in DIR; -1 otherwise.
+ */
+static int live_thread_dir(int pid, char state, long threads, char *dir, size_t size) {
+    if (state != 'Z' || threads < 2) return -1;
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/task", pid);
+    DIR *d = opendir(path);
+    if (!d) return -1;
+    struct dirent *e;
+    int found = -1;
+    while (found < 0 && (e = readdir(d)) != NULL) {
+        int tid = atoi(e->d_name);
+        if (tid <= 0 || tid == pid) continue;
+        snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
+        if (read_small(path, text, sizeof text) <= 0) continue;
+        char *paren = strrchr(text, ')');
+        if (!paren || paren[1] != ' ' || paren[2] == 0 || paren[2] == 'Z' || paren[2] == 'X') continue;
+        snprintf(dir, size, "/proc/%d/task/%d", pid, tid);
+        found = 0;
+    }
+    closedir(d);
+    return found;
+}
+
+/* State and thread count from a stat's text; -1 when it is not a stat line. */
+static int state_and_threads(const char *text, char *state, long *threads) {
+    const char *paren = strrchr(text, ')'); // the name may hold anything, the fields after the last ')' do not
+    if (!paren) return -1;
+    // state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime priority nice threads
+    return sscanf(paren + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld", state, threads) == 2 ? 0 : -1;
+}
+
+/* readlink of /proc/PID/exe, through a live thread when the leader exited (see live_thread_dir); -1 when unreadable. */
+static ssize_t read_exe(int pid, char *link, size_t size) {
+    char path[80], text[1024], dir[64], state;
+    long threads;
+    snprintf(path, sizeof path, "/proc/%d/exe", pid);
+    ssize_t n = readlink(path, link, size - 1);
+    if (n >= 0 || errno != ENOENT) return n;
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    if (read_small(path, text, sizeof text) <= 0 || state_and_threads(text, &state, &threads) < 0
+        || live_thread_dir(pid, state, threads, dir, sizeof dir) < 0) return -1;
+    snprintf(path, sizeof path, "%s/exe", dir);
+    return readlink(path, link, size - 1);
+}
+
 /* The exe reads, shared with the reader threads. */
 enum { UNREAD, MATCH, OTHER, GONE };
 static const char *exe_key;
@@ -206,12 +257,11 @@ static atomic_size_t exe_next, exe_done, exe_matched;
 
 static void *read_exes(void *unused) {
     (void)unused;
-    char path[40], link[PATH_MAX];
+    char link[PATH_MAX];
     for (;;) {
         size_t i = atomic_fetch_add(&exe_next, 1);
         if (i >= exe_count) return NULL;
-        snprintf(path, sizeof path, "/proc/%d/exe", exe_pids[i]);
-        ssize_t n = readlink(path, link, sizeof link - 1);
+        ssize_t n = read_exe(exe_pids[i], link, sizeof link);
         unsigned char state = GONE;
         if (n >= 0) {
             link[n] = 0;
@@ -560,9 +610,12 @@ static int stat_of(int pid, int *ppid, unsigned long long *start) {
     if (read_small(path, text, sizeof text) <= 0) return -1;
     char *paren = strrchr(text, ')'); // the name may hold anything, the fields after the last ')' do not
     if (!paren) return -1;
-    char state;
+    char state, dir[64];
+    long threads;
     // state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime priority nice threads itrealvalue starttime
-    if (sscanf(paren + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &state, ppid, start) != 3) return -1;
+    if (sscanf(paren + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld %*d %llu", &state, ppid, &threads, start) != 4)
+        return -1;
+    if (state == 'Z' && live_thread_dir(pid, state, threads, dir, sizeof dir) == 0) return 0; // its leader exited, it lives
     return state == 'Z' || state == 'X' ? -1 : 0;
 }
 
@@ -588,8 +641,7 @@ static int cgroup_of_root(int root_pid, struct lever *l, const char *root, char 
     char path[PATH_MAX], text[4096], root_exe[PATH_MAX], exe[PATH_MAX];
     int ppid;
     if (stat_of(root_pid, &ppid, root_start) < 0) return refuse(l, "no live process %d", root_pid);
-    snprintf(path, sizeof path, "/proc/%d/exe", root_pid);
-    ssize_t n = readlink(path, root_exe, sizeof root_exe - 1);
+    ssize_t n = read_exe(root_pid, root_exe, sizeof root_exe);
     root_exe[n > 0 ? n : 0] = 0;
     snprintf(path, sizeof path, "/proc/%d/cgroup", root_pid);
     if (read_small(path, text, sizeof text) < 0 || cgroup_line(text, "", cg, PATH_MAX) < 0)
@@ -620,8 +672,7 @@ static int cgroup_of_root(int root_pid, struct lever *l, const char *root, char 
         else if (!good && walk.n > 0) {
             // The top of this line is adopted: placed (with all below it) when it runs the root's program.
             int top = members->at[walk.at[walk.n - 1]];
-            snprintf(path, sizeof path, "/proc/%d/exe", top);
-            n = readlink(path, exe, sizeof exe - 1);
+            n = read_exe(top, exe, sizeof exe);
             exe[n > 0 ? n : 0] = 0;
             good = root_exe[0] && strcmp(exe, root_exe) == 0;
             if (!good) result = refuse(l, "pid %d in %s does not descend from pid %d (adopted, runs %s)", top, cg, root_pid, exe[0] ? exe : "?");

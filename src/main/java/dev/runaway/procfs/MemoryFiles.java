@@ -48,9 +48,17 @@ public final class MemoryFiles {
      * thread); empty when it is not ours to read (another user's, without root).
      */
     public OptionalLong pss(int pid) {
+        OptionalLong own = pssIn(procRoot.resolve(Integer.toString(pid)));
+        // A process whose main thread ended has no memory map of its own: its live thread's is the process's.
+        if (own.isPresent() && own.getAsLong() == 0) return LiveThreads.taskDir(procRoot, pid).map(this::pssIn).orElse(own);
+        return own;
+    }
+
+    /** The PSS in the smaps_rollup of {@code dir} (a process's or a task's directory), as {@link #pss}. */
+    private OptionalLong pssIn(Path dir) {
         // smaps_rollup is one short file: "Pss:" is its third line, in kB.
         try {
-            for (String line : Files.readAllLines(procRoot.resolve(Integer.toString(pid)).resolve("smaps_rollup"))) {
+            for (String line : Files.readAllLines(dir.resolve("smaps_rollup"))) {
                 if (!line.startsWith("Pss:")) continue;
                 String[] f = line.substring(4).trim().split("\\s+");
                 return OptionalLong.of(Long.parseLong(f[0]) * 1024);

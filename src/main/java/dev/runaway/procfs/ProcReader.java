@@ -58,9 +58,18 @@ public final class ProcReader {
         return pids.list();
     }
 
-    /** /proc/PID/stat, parsed; empty when the process is gone. */
+    /**
+     * /proc/PID/stat, parsed; empty when the process is gone. A process whose leader exited while
+     * other threads live reads as its live thread ({@link LiveThreads}): alive, in that state.
+     */
     public Optional<ProcStat> stat(int pid) {
-        int length = readInto(rootText + "/" + pid + "/stat");
+        Optional<ProcStat> stat = statAt(rootText + "/" + pid + "/stat");
+        if (stat.isEmpty() || !stat.get().mayHaveLiveThreads()) return stat;
+        return Optional.of(liveThread(pid).map(stat.get()::livingAs).orElse(stat.get()));
+    }
+
+    private Optional<ProcStat> statAt(String path) {
+        int length = readInto(path);
         if (length <= 0) return Optional.empty();
         try {
             return Optional.of(ProcStat.parse(buffer, length));
@@ -69,12 +78,29 @@ public final class ProcReader {
         }
     }
 
+    /** A live thread's stat of a process whose leader exited; empty when none lives (or the leader does). */
+    private Optional<ProcStat> liveThread(int pid) {
+        return LiveThreads.of(rootText, pid, tid -> statAt(rootText + "/" + pid + "/task/" + tid + "/stat"));
+    }
+
+    /**
+     * Where a process's memory map is read from: /proc/PID, or the task directory of a live thread
+     * when the leader exited (its own exe and cmdline read empty). Asked only after an empty read.
+     */
+    private Optional<String> liveThreadDir(int pid) {
+        Optional<ProcStat> stat = statAt(rootText + "/" + pid + "/stat");
+        if (stat.isEmpty() || !stat.get().mayHaveLiveThreads()) return Optional.empty();
+        return liveThread(pid).map(t -> rootText + "/" + pid + "/task/" + t.pid());
+    }
+
     /**
      * The arguments, split at NULs, bounded as {@link dev.runaway.model.Argv} keeps them (a long
-     * line cut, and marked so); empty for kernel threads, zombies and vanished processes.
+     * line cut, and marked so); empty for kernel threads, zombies and vanished processes. A
+     * process whose leader exited has them read through a live thread.
      */
     public List<String> cmdline(int pid) {
         int length = readInto(rootText + "/" + pid + "/cmdline");
+        if (length == 0) length = liveThreadDir(pid).map(dir -> readInto(dir + "/cmdline")).orElse(0);
         if (length <= 0) return List.of();
         List<String> args = new ArrayList<>();
         int start = 0;
@@ -88,17 +114,29 @@ public final class ProcReader {
         return dev.runaway.model.Argv.bounded(List.copyOf(args), dev.runaway.model.Argv.KEPT_CHARS);
     }
 
-    /** The executable's path (the target of /proc/PID/exe); empty when unreadable. */
+    /**
+     * The executable's path (the target of /proc/PID/exe); empty when unreadable. A process whose
+     * leader exited has it read through a live thread (looked for only when the link is missing,
+     * ENOENT, not when it is denied: another user's process as an unprivileged scan reads it).
+     */
     public String exe(int pid) {
+        String dir = rootText + "/" + pid;
+        String exe = exeAt(dir);
+        if (!exe.isEmpty() || FAST_SYSCALLS && ProcCalls.errno() != ProcCalls.ENOENT) return exe;
+        return liveThreadDir(pid).map(this::exeAt).orElse("");
+    }
+
+    /** The exe link in {@code dir} (a process's or a task's directory); empty when unreadable. */
+    private String exeAt(String dir) {
         if (FAST_SYSCALLS) {
-            long n = ProcCalls.readlink(rootText + "/" + pid + "/exe", nativeBuffer, PATH_BYTES);
+            long n = ProcCalls.readlink(dir + "/exe", nativeBuffer, PATH_BYTES);
             if (n <= 0) return "";
             nativeBuffer.read(0, buffer, 0, (int) n);
             String target = new String(buffer, 0, (int) n, StandardCharsets.UTF_8);
             return target.endsWith(" (deleted)") ? target.substring(0, target.length() - 10) : target;
         }
         try {
-            String target = Files.readSymbolicLink(root.resolve(pid + "/exe")).toString();
+            String target = Files.readSymbolicLink(Path.of(dir, "exe")).toString();
             // A binary replaced or deleted while running reads "path (deleted)": keep the path.
             return target.endsWith(" (deleted)") ? target.substring(0, target.length() - 10) : target;
         } catch (IOException | UnsupportedOperationException e) {

@@ -15,9 +15,17 @@ import java.util.Optional;
  *
  * @param cpuTicks utime + stime (fields 14 and 15)
  * @param flags    the kernel's PF_* flags (field 9)
+ * @param leaderExited the main thread ended while other threads live ({@link LiveThreads}): state,
+ *                 flags and resident pages are a live thread's, and the process is alive
  */
 public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int session,
-                       int numThreads, long startTicks, long rssPages, long cpuTicks, long flags) {
+                       int numThreads, long startTicks, long rssPages, long cpuTicks, long flags, boolean leaderExited) {
+
+    /** A stat as the file says it, of a process whose leader is alive or that is wholly gone. */
+    public ProcStat(int pid, String comm, char state, int ppid, int pgrp, int session,
+                    int numThreads, long startTicks, long rssPages, long cpuTicks, long flags) {
+        this(pid, comm, state, ppid, pgrp, session, numThreads, startTicks, rssPages, cpuTicks, flags, false);
+    }
     /** PF_EXITING: the process is on its way out (its memory may be gone before it is a zombie). */
     private static final long PF_EXITING = 0x4;
     /** PF_FORKNOEXEC: forked and not exec'd since: the process still runs its parent's program. */
@@ -31,6 +39,20 @@ public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int
         return state == 'Z' || state == 'X';
     }
 
+    /**
+     * The stat says Z with threads besides the leader: the main thread may have ended while others
+     * run (a zombie leader), which only /proc/PID/task tells. A true zombie counts one thread.
+     */
+    boolean mayHaveLiveThreads() {
+        return state == 'Z' && numThreads > 1;
+    }
+
+    /** This process as its live thread {@code thread} shows it: alive, in that thread's state. */
+    ProcStat livingAs(ProcStat thread) {
+        return new ProcStat(pid, comm, thread.state, ppid, pgrp, session, numThreads, startTicks, thread.rssPages, cpuTicks,
+                thread.flags, true);
+    }
+
     public boolean isExiting() {
         return (flags & PF_EXITING) != 0;
     }
@@ -39,10 +61,19 @@ public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int
         return (flags & PF_FORKNOEXEC) != 0;
     }
 
-    /** Reads one process's stat; empty when the process is gone (or never was). */
+    /**
+     * Reads one process's stat; empty when the process is gone (or never was). A process whose
+     * leader exited reads as its live thread ({@link LiveThreads}).
+     */
     public static Optional<ProcStat> read(Path procRoot, int pid) {
+        Optional<ProcStat> stat = readFile(procRoot.resolve(Integer.toString(pid)).resolve("stat"));
+        if (stat.isEmpty() || !stat.get().mayHaveLiveThreads()) return stat;
+        return Optional.of(LiveThreads.of(procRoot, pid).map(stat.get()::livingAs).orElse(stat.get()));
+    }
+
+    static Optional<ProcStat> readFile(Path file) {
         try {
-            byte[] bytes = Files.readAllBytes(procRoot.resolve(Integer.toString(pid)).resolve("stat"));
+            byte[] bytes = Files.readAllBytes(file);
             return Optional.of(parse(bytes, bytes.length));
         } catch (IOException | IllegalArgumentException gone) {
             return Optional.empty();

@@ -364,19 +364,25 @@ public final class ProcessTable {
      */
     private int[] pids(boolean listed, Set<Integer> reused, Set<Integer> exited) {
         if (events != null && eventsTrusted && !listed) {
-            Set<Integer> born = new HashSet<>(), died = new HashSet<>();
+            Set<Integer> born = new HashSet<>(), died = new HashSet<>(), forked = new HashSet<>(), ended = new HashSet<>();
             boolean whole = events.drain(new ProcEvents.Sink() {
                 @Override
                 public void forked(int tgid) {
                     if (died.contains(tgid)) reused.add(tgid);
                     born.add(tgid);
+                    forked.add(tgid);
                 }
 
                 @Override
                 public void exited(int tgid) {
+                    ended.add(tgid);
                     if (!born.remove(tgid)) died.add(tgid); // born and gone between two scans: never seen
                 }
             });
+            for (int pid : leaderExitedAlone(ended)) {
+                died.remove(pid);
+                if (forked.contains(pid)) born.add(pid);
+            }
             if (whole) {
                 int[] out = new int[lastPids.length + born.size()];
                 int n = 0;
@@ -410,6 +416,21 @@ public final class ProcessTable {
         }
         listings++;
         return reader.pids();
+    }
+
+    /**
+     * Of the pids whose exit event came, those that live on: the event is the leader thread's, and
+     * a leader that ends alone (pthread_exit) leaves its process running on its other threads
+     * ({@link LiveThreads}). A runaway of such processes was otherwise seen only by listings.
+     * One stat read per exit event, on the reading threads (a gone pid fails at once, ~5 us).
+     */
+    private Set<Integer> leaderExitedAlone(Set<Integer> ended) {
+        if (ended.isEmpty()) return Set.of();
+        StatReads.Answers<ProcStat> read = stats.await(stats.start(reader.root(), notUnderway(new ArrayList<>(ended)),
+                (with, pid) -> with.stat(pid).filter(ProcStat::leaderExited)), STALL_MILLIS);
+        Set<Integer> alive = new HashSet<>();
+        for (Map.Entry<Integer, Optional<ProcStat>> e : read.read().entrySet()) if (e.getValue().isPresent()) alive.add(e.getKey());
+        return alive;
     }
 
     /** The next share of the pids known from the last scan. */

@@ -25,14 +25,16 @@ import java.util.function.Supplier;
  * The guided stop's levers on the one stop order ({@link StopOrder}): the plan's levers are
  * tried in its order, each falling back to the next when it fails at run time (no privilege,
  * no helper, the kernel refused), down to SIGSTOP sweeps; the fixed set is killed by
- * {@code cgroup.kill} when a cgroup lever held, else by SIGKILL rounds until one finds no new
- * member; zero is confirmed against the target definition re-read on every check, never the
- * first list; what step 1 changed is put back.
+ * {@code cgroup.kill} when a cgroup lever held (and what that left alive by pid), else by
+ * SIGKILL rounds until one finds no new member; zero is confirmed against the target definition
+ * re-read on every check, never the first list; what step 1 changed is put back.
  */
 public final class StopEngine {
     public static final Duration STABLE_WINDOW = Duration.ofSeconds(2);
     public static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(30);
     static final int MAX_ROUNDS = 200;
+    /** A killed cgroup whose count has not fallen for this long holds what cgroup.kill did not end. */
+    static final Duration HELD_STILL = Duration.ofSeconds(1);
     private static final int SIGKILL = 9;
     private static final int SIGSTOP = 19;
     private static final int SIGCONT = 18;
@@ -195,6 +197,8 @@ public final class StopEngine {
         private String cgroupHeld; // the cgroup a lever holds the targets in: frozen, or the quarantine
         private boolean cgroupKilled;
         private boolean censusFromCgroup;
+        private int heldLowest = Integer.MAX_VALUE; // the fewest members the killed cgroup held at a census
+        private long heldFellNanos;                 // when that count last fell
         private final Set<ProcessIdentity> sigkilled = new HashSet<>();
         private final Set<ProcessIdentity> stoppedBySweep = new HashSet<>();
         Targets last;
@@ -282,10 +286,18 @@ public final class StopEngine {
         @Override
         public StopOrder.Census census() {
             if (cgroupKilled) {
-                // While the killed cgroup still holds members, the kernel's list is the census: zero is
-                // not near, and a full read of thousands of exiting processes would only slow them.
+                // While the killed cgroup still holds members and their count falls, the kernel's list is
+                // the census: zero is not near, and a full read of thousands of exiting processes would
+                // only slow them. Once it has not fallen for a while, cgroup.kill left some alive (a process
+                // whose main thread ended while others run: the kernel signals only that leader): they are
+                // read and killed by pid as stragglers.
                 Set<Integer> held = actions.members(cgroupHeld);
-                if (!held.isEmpty()) {
+                long now = System.nanoTime();
+                if (held.size() < heldLowest) {
+                    heldLowest = held.size();
+                    heldFellNanos = now;
+                }
+                if (!held.isEmpty() && now - heldFellNanos < HELD_STILL.toNanos()) {
                     censusFromCgroup = true;
                     return new StopOrder.Census(List.copyOf(held), 0, List.of());
                 }
@@ -304,15 +316,17 @@ public final class StopEngine {
         public void killStragglers(StopOrder.Census census, StopOrder.Log log) {
             if (censusFromCgroup) return; // every one of them has its SIGKILL from cgroup.kill and nothing new can start there
             long t = System.nanoTime();
+            int sent = 0;
             for (ProcessSample p : last.members()) {
                 if (!sigkilled.add(p.identity())) continue; // a SIGKILL is not lost: once is enough
                 try {
-                    actions.signal(p.identity(), SIGKILL);
+                    if (actions.signal(p.identity(), SIGKILL) == Pidfd.Result.SENT) sent++;
                 } catch (StopException e) {
                     sigkilled.remove(p.identity());
                     log.step(Phase.CONFIRM_ZERO, Action.SIGKILL, 1, Result.FAILED, e.getMessage(), t);
                 }
             }
+            if (cgroupKilled && sent > 0) log.step(Phase.CONFIRM_ZERO, Action.SIGKILL, sent, Result.DONE, "alive after cgroup.kill: killed by pid", t);
             if (cgroupHeld != null) {
                 try {
                     actions.killCgroup(cgroupHeld);

@@ -11,7 +11,7 @@ import com.sun.jna.Pointer;
  * through reflection on each call, and a Java array passed to one is copied in and out whole
  * (ProcReader's 64 KiB buffer, for each exe link). Buffers here are native memory the caller
  * keeps. Measured in a one-shot scan of 5,000 processes (docs/guided-stop.md, "Listing under
- * fire"). Errors are returned as -1, errno is not read.
+ * fire"). Errors are returned as -1; {@link #errno} reads the reason where one matters.
  */
 public final class ProcCalls {
     static {
@@ -24,6 +24,13 @@ public final class ProcCalls {
 
     public static final int O_RDONLY = 0;
     public static final int O_CLOEXEC = 0x80000;
+    /** No such file: for /proc/PID/exe, a process without a memory map (kernel thread, zombie, ended leader). */
+    public static final int ENOENT = 2;
+
+    /** The errno of this thread's last call here (JNA keeps it per thread after each native call). */
+    public static int errno() {
+        return Native.getLastError();
+    }
 
     public static native int open(String path, int flags);
 

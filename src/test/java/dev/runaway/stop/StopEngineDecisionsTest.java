@@ -46,6 +46,8 @@ class StopEngineDecisionsTest {
         long freezeWriteMillis; // how long the write to cgroup.freeze takes (seconds, on a fire)
         final List<String> did = new ArrayList<>();
         final Map<String, Integer> modes = new LinkedHashMap<>();
+        /** Processes whose main thread ended: cgroup.kill signals only that leader, and they live on. */
+        final Set<Integer> leadersExited = new TreeSet<>();
 
         void spawn(int pid, int ppid) {
             alive.put(pid, new ProcessSample(new ProcessIdentity(pid, 1000 + pid), ppid, pid, 1, 'S', "tool", 1, 0, 0, 0,
@@ -91,7 +93,7 @@ class StopEngineDecisionsTest {
         @Override
         public void killCgroup(String cgroup) {
             did.add("cgroup.kill");
-            alive.clear();
+            alive.keySet().retainAll(leadersExited);
         }
 
         @Override
