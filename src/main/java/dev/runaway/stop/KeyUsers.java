@@ -14,7 +14,7 @@ import java.util.TreeMap;
  *
  * @param only           the uid the selector takes alone; empty when it takes every user's
  * @param processesByUid how many processes of the definition (members and, with {@code only},
- *                       those left out) run as each uid, -1 for those whose uid could not be read
+ *                       those left out) run as each uid; those gone before it was read are not counted
  */
 public record KeyUsers(OptionalInt only, SortedMap<Integer, Integer> processesByUid) {
     /** Not a command key's definition, or not known. */
@@ -43,7 +43,7 @@ public record KeyUsers(OptionalInt only, SortedMap<Integer, Integer> processesBy
         StringBuilder by = new StringBuilder();
         for (Map.Entry<Integer, Integer> e : processesByUid.entrySet()) {
             if (by.length() > 0) by.append(", ");
-            by.append(e.getKey() < 0 ? "uid unknown" : "uid " + e.getKey()).append(": ").append(e.getValue());
+            by.append("uid ").append(e.getKey()).append(": ").append(e.getValue());
         }
         String whose = spansUsers() ? "the key spans " + processesByUid.size() + " users (" + by + ")" : "the key runs as " + by;
         if (only.isEmpty()) return java.util.Optional.of(whose + "; every user's processes are targets, as asked by key");

@@ -292,7 +292,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
             else if (selector instanceof Selector.Command c) {
                 // Whose: the kernel's real uid where it decides membership, else as the scan read it.
                 int uid = c.uid().isPresent() ? realUid(p.pid()) : p.uid();
-                byUid.merge(uid, 1, Integer::sum);
+                if (uid >= 0) byUid.merge(uid, 1, Integer::sum); // -1: gone since the scan (a real uid unread is no member)
                 if (c.admits(uid)) members.add(p);
             } else members.add(p);
         }

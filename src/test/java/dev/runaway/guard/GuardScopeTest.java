@@ -230,6 +230,10 @@ class GuardScopeTest {
                 String key = heldKey(60);
                 assertThat(key).isEqualTo(tool.toString());
                 assertThat(GuardState.read().get(key).owner()).isEqualTo(ATTACKER);
+                // The sandbox's own watchdog, which this JVM started, is still its own: by pid and start time as recorded.
+                int watchdog = ((dev.runaway.sandbox.CgroupSandbox) box).watchdogPid();
+                await().atMost(Duration.ofSeconds(10)).until(() -> live.latest().groups().stream()
+                        .anyMatch(gr -> gr.command().equals("this console") && gr.pids().contains(watchdog)));
             }
         }
     }
