@@ -109,7 +109,7 @@ public final class GuardCommand implements Callable<Integer> {
                     + (h.cgroup().isEmpty() ? "" : ", cgroup " + SafeText.terminal(h.cgroup())));
             out.println("  why: " + SafeText.terminal(h.why()));
             out.println("  release: runaway guard --release " + ShellWords.quote(h.key())
-                    + "   stop: runaway stop --command " + ShellWords.quote(h.key()));
+                    + "   stop: runaway guard --stop " + ShellWords.quote(h.key())); // the held user's processes only
         }
         return 0;
     }

@@ -46,7 +46,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class HostileKeyFacesTest {
     private static final Path PROC = Path.of("/proc");
-    private static final Pattern SUGGESTED = Pattern.compile("(runaway guard --release .*?);? +stop: (runaway stop --command .*)$");
+    private static final Pattern SUGGESTED = Pattern.compile("(runaway guard --release .*?);? +stop: (runaway guard --stop .*)$");
 
     @Test
     void aHostileKeyReachesEveryFaceEscapedAndEverySuggestionPastesBackExactly(@TempDir Path dir) throws Exception {
@@ -113,7 +113,7 @@ class HostileKeyFacesTest {
         Matcher m = SUGGESTED.matcher(line.replaceFirst("^ *release: ", ""));
         assertThat(m.find()).as(line).isTrue();
         assertThat(ShellRoundTrip.arguments(m.group(1), "runaway")).as(m.group(1)).containsExactly("guard", "--release", key);
-        assertThat(ShellRoundTrip.arguments(m.group(2), "runaway")).as(m.group(2)).containsExactly("stop", "--command", key);
+        assertThat(ShellRoundTrip.arguments(m.group(2), "runaway")).as(m.group(2)).containsExactly("guard", "--stop", key);
     }
 
     /** No C0 or C1 control, DEL, bidi override or line separator: what a terminal acts on, or a log splits at. */
