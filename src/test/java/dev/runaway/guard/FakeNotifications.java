@@ -54,7 +54,7 @@ final class FakeNotifications implements Notifications, AutoCloseable {
 
     @Override
     public UInt32 Notify(String appName, UInt32 replacesId, String appIcon, String summary, String body, List<String> actions,
-                         Map<String, Variant<?>> hints, int expireTimeout) {
+                         Map<String, Variant<?>> hints, Integer expireTimeout) {
         int id = ids.incrementAndGet();
         Shown s = new Shown(id, summary, body, actions, expireTimeout);
         shown.add(s);
