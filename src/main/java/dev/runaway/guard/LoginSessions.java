@@ -48,7 +48,8 @@ interface LoginSessions {
     /** logind over the system bus: one short connection a question. */
     static LoginSessions logind() {
         return uid -> {
-            try (DBusConnection bus = DBusConnectionBuilder.forSystemBus().withShared(false).build()) {
+            // One connect attempt (dbus-java's default tries again every 500 ms for 10 s): no system bus is said at once.
+            try (DBusConnection bus = DBusConnectionBuilder.forSystemBus().transportConfig().withTimeout(500).back().withShared(false).build()) {
                 Manager m = bus.getRemoteObject(Manager.BUS_NAME, Manager.PATH, Manager.class);
                 List<Session> out = new ArrayList<>();
                 for (Manager.Listed l : m.ListSessions()) {

@@ -116,8 +116,10 @@ class GuardControlFloodTest {
             int timedOut = Integer.parseInt(word(last, "timeout"));
             assertThat(busy + timedOut + Integer.parseInt(word(last, "toolong")) + Integer.parseInt(word(last, "usage")))
                     .as(last).isEqualTo(CONNECTIONS);
-            assertThat(busy).as("refused beyond the per-uid limit: " + last).isGreaterThanOrEqualTo(CONNECTIONS - GuardControl.PER_UID);
-            assertThat(timedOut).as("idle connections closed by the read timeout: " + last).isPositive();
+            // Lines answered at once (too long, garbage) free their place; idle ones hold it until the read timeout.
+            assertThat(busy).as("refused at once beyond the per-uid limit: " + last).isGreaterThan(CONNECTIONS - 4 * GuardControl.PER_UID);
+            assertThat(timedOut).as("idle connections closed by the read timeout, never more at once than the limit: " + last)
+                    .isBetween(1, GuardControl.PER_UID);
             flood.getOutputStream().close();
             assertThat(rootAsks()).as("root after the flood").startsWith("ERR not held: /no/such/runaway");
         }
