@@ -209,8 +209,17 @@ class DesktopNoticesDoorsTest {
 
     @Test
     void theNotificationNamesTheDesktopFileOfThePackage() throws Exception {
-        Path desktopFile = Path.of("packaging/desktop").resolve(DesktopNotices.DESKTOP_ID + ".desktop");
-        assertThat(desktopFile).as("packaging's desktop file is named by the hint").exists();
+        try (Sandbox box = Sandboxes.create(SandboxSpec.of("test-notice-desktop-entry", 16))) {
+            rootsBus(box);
+            DesktopNotices notices = notices(new CopyOnWriteArrayList<>(), uid -> List.of());
+            try (FakeNotifications desktop = new FakeNotifications(busOf(0))) {
+                notices.held(held("/usr/local/bin/named", 0), null);
+                assertThat(desktop.shown.poll(10, TimeUnit.SECONDS)).as("shown: " + journal).isNotNull();
+                String entry = desktop.desktopEntries.poll(1, TimeUnit.SECONDS);
+                assertThat(Path.of("packaging/desktop").resolve(entry + ".desktop"))
+                        .as("the desktop-entry hint '%s' names packaging's desktop file (its id, without .desktop)", entry).isRegularFile();
+            }
+        }
     }
 
     /** Every thread's name, state and top of stack: where a notice that did not give up waits. */

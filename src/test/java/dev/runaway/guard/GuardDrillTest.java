@@ -167,7 +167,7 @@ class GuardDrillTest {
     void theRecursiveDrillIsHeldItsOwnerToldAndReleaseThawsItExactly(@TempDir Path dir) throws Exception {
         try (Sandbox busBox = Sandboxes.create(SandboxSpec.of("test-guard-bus", 16))) {
             Path bus = dir.resolve("bus");
-            sessionBus(busBox, bus, dir.resolve("dbus.log"), List.of()); // its DISPLAY: the owner's desktop session
+            sessionBus(busBox, bus, dir.resolve("dbus.log"), List.of()); // the display comes from the (stand-in) logind session, never from here
             System.setProperty("runaway.guard.session-bus", bus.toString());
             List<String> consoles = new CopyOnWriteArrayList<>();
             try (FakeNotifications desktop = new FakeNotifications(bus);
