@@ -18,7 +18,7 @@ public interface Notifications extends DBusInterface {
     String PATH = "/org/freedesktop/Notifications";
 
     UInt32 Notify(String appName, UInt32 replacesId, String appIcon, String summary, String body, List<String> actions,
-                  Map<String, Variant<?>> hints, int expireTimeout);
+                  Map<String, Variant<?>> hints, Integer expireTimeout);
 
     void CloseNotification(UInt32 id);
 

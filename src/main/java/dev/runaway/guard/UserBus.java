@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.guard;
 
-import dev.runaway.sys.ThreadCredentials;
 import org.freedesktop.dbus.connections.BusAddress;
 import org.freedesktop.dbus.connections.config.TransportConfig;
 import org.freedesktop.dbus.connections.transports.AbstractTransport;
@@ -9,14 +8,14 @@ import org.freedesktop.dbus.connections.transports.AbstractUnixTransport;
 import org.freedesktop.dbus.spi.transport.ITransportProvider;
 
 import java.io.IOException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * dbus-java's transport to a user's session bus from root: only the socket's connect(2) runs as
- * the user ({@link ThreadCredentials}), the rest of the connection as root.
+ * the user ({@link OwnerSocket}: non-blocking, on a short-lived thread of its own, with a
+ * timeout), the rest of the connection as root.
  *
  * <p>A session bus admits only its own user (dbus-daemon's default policy; root is refused), and
  * takes who connected from the socket (SO_PEERCRED, fixed at connect): so the connect must be the
@@ -24,19 +23,21 @@ import java.nio.file.Path;
  * dbus-java connection starts its reader and handler threads: built as the user, those threads
  * would stay the user's for the life of the guard, and the user could signal the guard through
  * them (kill(2) of a thread's id is allowed when the real uids match; a SIGKILL ends the whole
- * guard with its holds frozen). Connected here, the user's credentials last for one system call
- * and no thread is started under them.
+ * guard with its holds frozen). Connected here, the user's credentials last for one non-blocking
+ * system call on a thread that ends after it, and no thread is started under them.
  *
  * <p>Address: {@code runawayuser:path=SOCKET,uid=UID,gid=GID} ({@link #address}); registered
  * with dbus-java as a transport provider (META-INF/services).
  */
 public final class UserBus extends AbstractUnixTransport {
     static final String TYPE = "runawayuser";
+    /** The connect gives up after this: a bus that does not accept is said in the journal, not waited for. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
 
     private final Path socket;
     private final int uid;
     private final int gid;
-    private SocketChannel channel;
+    private volatile SocketChannel channel;
 
     UserBus(BusAddress address, TransportConfig config) {
         super(address, config);
@@ -52,18 +53,7 @@ public final class UserBus extends AbstractUnixTransport {
 
     @Override
     protected SocketChannel connectImpl() throws IOException {
-        try {
-            channel = ThreadCredentials.as(uid, gid, () -> {
-                SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
-                c.connect(UnixDomainSocketAddress.of(socket));
-                return c;
-            });
-        } catch (IOException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException("cannot connect to " + socket + " as uid " + uid + ": " + e.getMessage(), e);
-        }
-        channel.configureBlocking(true);
+        channel = OwnerSocket.connect(socket, uid, gid, CONNECT_TIMEOUT);
         return channel;
     }
 
@@ -92,9 +82,11 @@ public final class UserBus extends AbstractUnixTransport {
         return false;
     }
 
+    /** Closing from another thread (the notice's deadline) ends a read that waits on a bus that does not answer. */
     @Override
     protected void closeTransport() throws IOException {
-        if (channel != null) channel.close();
+        SocketChannel c = channel;
+        if (c != null) c.close();
     }
 
     /** dbus-java finds the transport by the address's type through this (ServiceLoader). */

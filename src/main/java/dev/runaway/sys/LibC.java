@@ -38,6 +38,9 @@ public interface LibC extends Library {
     int O_RDONLY = 0;
     int O_DIRECTORY = 0x10000;
     int O_CLOEXEC = 0x80000;
+    /** A descriptor that only names a file (no read, no write): for a socket, its inode to connect through /proc/self/fd. */
+    int O_PATH = 0x200000;
+    int O_NOFOLLOW = 0x20000;
 
     int open(String path, int flags);
 

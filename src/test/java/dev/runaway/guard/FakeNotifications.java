@@ -37,6 +37,8 @@ final class FakeNotifications implements Notifications, AutoCloseable {
 
     final LinkedBlockingQueue<Shown> shown = new LinkedBlockingQueue<>();
     final LinkedBlockingQueue<Integer> closed = new LinkedBlockingQueue<>();
+    /** The desktop-entry hint of each notification shown, in order ("" without one). */
+    final LinkedBlockingQueue<String> desktopEntries = new LinkedBlockingQueue<>();
     private final AtomicInteger ids = new AtomicInteger();
     private final DBusConnection bus;
     private final Consumer<String> echo;
@@ -54,9 +56,11 @@ final class FakeNotifications implements Notifications, AutoCloseable {
 
     @Override
     public UInt32 Notify(String appName, UInt32 replacesId, String appIcon, String summary, String body, List<String> actions,
-                         Map<String, Variant<?>> hints, int expireTimeout) {
+                         Map<String, Variant<?>> hints, Integer expireTimeout) {
         int id = ids.incrementAndGet();
         Shown s = new Shown(id, summary, body, actions, expireTimeout);
+        Variant<?> entry = hints.get("desktop-entry");
+        desktopEntries.add(entry == null ? "" : String.valueOf(entry.getValue()));
         shown.add(s);
         echo.accept(s.line());
         return new UInt32(id);
