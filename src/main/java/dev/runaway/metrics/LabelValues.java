@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.metrics;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * Label values made safe for every reader of the text formats. Command keys and cgroup paths
@@ -41,11 +37,6 @@ public final class LabelValues {
     }
 
     private static String hash(String value) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest).substring(0, HASH_HEX);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
+        return dev.runaway.model.ShortHash.of(value, HASH_HEX);
     }
 }

@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.model;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -93,11 +89,6 @@ public final class Argv {
     }
 
     private static String hash(String value) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest).substring(0, HASH_HEX);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
+        return dev.runaway.model.ShortHash.of(value, HASH_HEX);
     }
 }

@@ -189,12 +189,15 @@ public final class CgroupSandbox implements Sandbox {
         return process;
     }
 
-    /** Returns once the new process is a member, so callers never count before it joined. */
+    /**
+     * Returns once the new process is a member of every cgroup of the sandbox (enter joins them one
+     * after another), so callers never count before it joined.
+     */
     private void awaitJoined(Process process) {
         long deadline = System.nanoTime() + JOIN_TIMEOUT_NANOS;
         int pid = (int) process.pid();
         while (process.isAlive() && System.nanoTime() < deadline) {
-            if (CgroupFiles.membersRecursive(dirs.memberDir()).contains(pid)) return;
+            if (dirs.all().stream().allMatch(dir -> CgroupFiles.membersRecursive(dir).contains(pid))) return;
             Thread.onSpinWait();
         }
     }
