@@ -76,17 +76,7 @@ public final class ChainTree {
             kept.add(g);
             rows.add(row);
             if (expanded.contains(row.key())) {
-                List<ConsoleRow> chains = new ArrayList<>(Math.min(MAX_CHAIN_ROWS, g.chains().size()));
-                for (Chain c : g.chains()) {
-                    if (chains.size() == MAX_CHAIN_ROWS) break;
-                    ConsoleRow made = before.get(c);
-                    if (made == null || made.parentedToInit() != g.parentedToInit() || !made.command().equals(g.command())) {
-                        made = ConsoleRow.of(g, c);
-                    }
-                    rowsOfChains.put(c, made);
-                    chains.add(made);
-                }
-                chainRows.put(row.key(), chains);
+                chainRows.put(row.key(), dev.runaway.view.ChainRows.of(g, MAX_CHAIN_ROWS, before, rowsOfChains));
             }
         }
         chainRowsMade = rowsOfChains;
