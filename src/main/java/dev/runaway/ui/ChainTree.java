@@ -114,8 +114,12 @@ public final class ChainTree {
     /** The items in the order {@link RowOrder} allows now; gone rows it holds stay, marked gone. */
     private List<TreeItem<ConsoleRow>> ordered(List<ConsoleRow> rows, Map<String, GroupItem> kept) {
         List<String> wanted = new ArrayList<>(rows.size());
-        for (ConsoleRow r : rows) wanted.add(r.key());
-        lastShown = order.order(wanted, System.nanoTime());
+        java.util.Set<String> critical = new java.util.HashSet<>();
+        for (ConsoleRow r : rows) {
+            wanted.add(r.key());
+            if (r.critical()) critical.add(r.key());
+        }
+        lastShown = order.order(wanted, critical, System.nanoTime()); // a critical row is never held out of sight
         List<TreeItem<ConsoleRow>> shown = new ArrayList<>(lastShown.keys().size());
         for (String key : lastShown.keys()) {
             GroupItem item = kept.get(key);
