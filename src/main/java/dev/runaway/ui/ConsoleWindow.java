@@ -184,7 +184,10 @@ public final class ConsoleWindow {
 
         Menu view = new Menu("_View");
         dark.setAccelerator(KeyCombination.keyCombination("Shortcut+T"));
-        dark.setOnAction(e -> theme(dark.isSelected()));
+        dark.setOnAction(e -> {
+            theme(dark.isSelected());
+            rememberTheme(dark.isSelected());
+        });
         MenuItem find = new MenuItem("Filter groups");
         find.setAccelerator(KeyCombination.keyCombination("Shortcut+F"));
         find.setOnAction(e -> filter.requestFocus());
@@ -690,6 +693,21 @@ public final class ConsoleWindow {
             }
         });
         return files;
+    }
+
+    /** Where a theme chosen here is remembered for the next start; null: not remembered (tests). */
+    volatile java.nio.file.Path themeFile;
+
+    private void rememberTheme(boolean darkTheme) {
+        java.nio.file.Path file = themeFile;
+        if (file == null) return;
+        java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                dev.runaway.view.ThemeChoice.write(file, darkTheme);
+            } catch (java.io.IOException e) {
+                exportStatus = "the theme could not be remembered in " + file + ": " + e.getMessage();
+            }
+        });
     }
 
     void theme(boolean darkTheme) {
