@@ -60,7 +60,8 @@ public final class ConsoleCommand implements Callable<Integer> {
     @Option(names = "--max-tasks", paramLabel = "N", description = "with --drill: the drill's process-count cap (default: per shape)")
     Integer maxTasks;
 
-    @Option(names = "--dark", description = "start with the dark theme")
+    @Option(names = "--dark", description = "start with the dark theme (else the one last chosen with Ctrl+T, else the"
+            + " desktop's color-scheme)")
     boolean dark;
 
     @Override
@@ -97,7 +98,8 @@ public final class ConsoleCommand implements Callable<Integer> {
         try {
             session.recorder().flatMap(r -> r.writer()).ifPresent(w -> out.println("Recording to " + w.file()));
             out.flush();
-            ConsoleApp.show(session, dark, ms -> {
+            java.nio.file.Path themeFile = ConsoleApp.themeFile();
+            ConsoleApp.show(session, ConsoleApp.darkAtStart(dark, themeFile), themeFile, ms -> {
                 err.printf("runaway console: the window showed %.2f s after the JVM started%n", ms / 1000.0);
                 err.flush();
                 // The drill starts once the window is up, so the window opens at its own speed.

@@ -182,7 +182,8 @@ public final class DrillCommand implements Callable<Integer> {
         session.recorder().flatMap(r -> r.writer()).ifPresent(w -> out.println("Recording to " + w.file()));
         out.flush();
         try {
-            ConsoleApp.show(session, false, ms -> { });
+            java.nio.file.Path themeFile = ConsoleApp.themeFile();
+            ConsoleApp.show(session, ConsoleApp.darkAtStart(false, themeFile), themeFile, ms -> { });
         } catch (RuntimeException | LinkageError e) {
             session.live().ifPresent(l -> l.close());
             session.recorder().ifPresent(r -> r.close());

@@ -14,8 +14,10 @@ import java.util.concurrent.Callable;
 /** {@code runaway top}: a refreshing terminal view of the groups, usable over SSH. */
 @Command(name = "top", mixinStandardHelpOptions = true,
         description = {"A refreshing terminal view: machine totals, then command groups, most severe first.",
-                "Up and Down select a group, / filters, k opens the guided stop of the selected group (its plan;"
-                        + " Enter runs it, Esc cancels) and shows its steps to zero confirmed. q (or Ctrl-C) quits.",
+                "Keys as in htop: Up and Down (or a click) select a group, F9 or k opens the guided stop of the"
+                        + " selected group (its plan; Enter runs it, Esc cancels) and shows its steps to zero confirmed,"
+                        + " F5 or t shows the chains as a tree, F6 or < > sorts (tasks, rate, memory, cpu), / filters,"
+                        + " F1 or ? shows the keys, F10 or q (or Ctrl-C) quits.",
                 "Without a terminal, or with -n, prints plain frames."})
 public final class TopCommand implements Callable<Integer> {
     @Spec

@@ -8,6 +8,8 @@ import dev.runaway.analysis.Snapshot;
 import dev.runaway.model.SafeText;
 import dev.runaway.model.ShellWords;
 import dev.runaway.model.Units;
+import dev.runaway.view.ChainRows;
+import dev.runaway.view.ConsoleRow;
 
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -19,9 +21,10 @@ import java.util.function.Function;
 
 /**
  * What {@code runaway top} shows and how keys change it, with no terminal in it (tests drive it
- * with keys and read frames): the machine lines, a legend, the groups (filtered with /, one
- * selected with the arrows, the selection following its group when the order changes), and the
- * guided stop panel that k opens for the selected group.
+ * with keys and read frames): the machine lines, a legend, the groups (filtered with /, sorted
+ * with F6 or &lt; &gt;, one selected with the arrows or a click, the selection following its group
+ * when the order changes), their chains as a tree (F5 or t), the help (F1 or ?), and the guided
+ * stop panel that F9 or k opens for the selected group. The keys are htop's where it has one.
  */
 final class TopView {
     /** The columns and flags explained, one item each; lines break between items. */
@@ -39,6 +42,54 @@ final class TopView {
     /** What a key asks the screen to do beyond redrawing. */
     enum Outcome { NONE, QUIT }
 
+    /** The help screen (F1 or ?), one key a line. */
+    static final List<String> HELP = List.of(
+            "RUNAWAY TOP: KEYS (as in htop)",
+            "",
+            "  Up/Down, PgUp/PgDn, Home/End   select a group (or click its row)",
+            "  F9  or k                       stop the selected group: its plan first, Enter runs it, Esc cancels",
+            "  F5  or t                       tree: each group's chains (processes that started one another)",
+            "  F6  or > / <                   sort by the next / previous column: " + String.join(", ", sortNames()),
+            "  /                              filter by command (Enter keeps it, Esc clears it)",
+            "  F1  or ?                       this help",
+            "  F10 or q                       quit (Ctrl-C too); the terminal is given back as it was",
+            "",
+            "Severity order: held by the guard, at a cap, recursive, growing to exhaustion, then by tasks.",
+            "",
+            "Any key closes this help.");
+
+    /** The orders F6 and &lt; &gt; step through; SEVERITY is the analysis's own. */
+    enum Sort {
+        SEVERITY("severity", null),
+        TASKS("tasks", java.util.Comparator.comparingInt(Group::tasks)),
+        RATE("rate", java.util.Comparator.comparingDouble(g -> g.tasksGrowth().perSecond())),
+        MEMORY("memory", java.util.Comparator.comparingLong(Group::memoryBytes)),
+        CPU("cpu", java.util.Comparator.comparingDouble(g -> Double.isNaN(g.cpuShare()) ? -1 : g.cpuShare()));
+
+        final String title;
+        /** Ascending; rows are shown largest first. */
+        final java.util.Comparator<Group> ascending;
+
+        Sort(String title, java.util.Comparator<Group> ascending) {
+            this.title = title;
+            this.ascending = ascending;
+        }
+
+        Sort step(int by) {
+            Sort[] all = values();
+            return all[Math.floorMod(ordinal() + by, all.length)];
+        }
+    }
+
+    private static List<String> sortNames() {
+        List<String> out = new ArrayList<>();
+        for (Sort o : Sort.values()) out.add(o.title);
+        return out;
+    }
+
+    /** Chains shown under each group in the tree; the rest are one "and N more" row. */
+    static final int TREE_CHAINS = 3;
+
     private final Function<String, TerminalStop> stopOpener;
     private final ZoneId zone;
     private String filter = "";
@@ -46,6 +97,11 @@ final class TopView {
     private String selected;       // a group's command key; follows the group when rows re-sort
     private int selectedIndex;     // where the selection was, for when its group goes away
     private TerminalStop stop;
+    private boolean help;
+    private boolean tree;
+    private Sort sort = Sort.SEVERITY;
+    /** The group key on each line of the last frame (null where a line is not a group's): clicks select by it. */
+    private List<String> groupOnLine = List.of();
 
     /** @param stopOpener opens the guided stop of a command key (plans it on a worker thread) */
     TopView(Function<String, TerminalStop> stopOpener, ZoneId zone) {
@@ -65,12 +121,25 @@ final class TopView {
         return stop;
     }
 
+    boolean help() {
+        return help;
+    }
+
+    boolean tree() {
+        return tree;
+    }
+
+    Sort sort() {
+        return sort;
+    }
+
     /** The groups shown: the snapshot's, most severe first, those the filter matches. */
     List<Group> rows(Snapshot s) {
         if (s == null) return List.of();
         List<Group> out = new ArrayList<>();
         String f = filter.toLowerCase(Locale.ROOT);
         for (Group g : s.groups()) if (filter.isEmpty() || g.command().toLowerCase(Locale.ROOT).contains(f)) out.add(g);
+        if (sort.ascending != null) out.sort(sort.ascending.reversed()); // stable: ties keep the severity order
         if (!held.isEmpty()) {
             // Held groups first: over SSH this is where a person meets what the guard holds for them.
             List<Group> first = new ArrayList<>();
@@ -93,13 +162,22 @@ final class TopView {
     Outcome key(Keys.Key k, Snapshot s) {
         if (k.kind() == Keys.Kind.CLOSED) return Outcome.QUIT;
         if (stop != null) return stopKey(k);
+        if (help) {
+            help = false; // any key closes the help; Ctrl-C still quits
+            return k.kind() == Keys.Kind.INTERRUPT ? Outcome.QUIT : Outcome.NONE;
+        }
         if (editingFilter) return filterKey(k);
         List<Group> rows = rows(s);
         int at = indexOf(rows);
         switch (k.kind()) {
-            case INTERRUPT -> {
+            case INTERRUPT, F10 -> {
                 return Outcome.QUIT;
             }
+            case F1 -> help = true;
+            case F5 -> tree = !tree;
+            case F6 -> sort = sort.step(1);
+            case F9 -> openStop(rows, at);
+            case CLICK -> click(rows, k.row());
             case UP -> select(rows, at - 1);
             case DOWN -> select(rows, at + 1);
             case PAGE_UP -> select(rows, at - 10);
@@ -110,12 +188,27 @@ final class TopView {
             case CHAR -> {
                 if (k.is('q') || k.is('Q')) return Outcome.QUIT;
                 if (k.is('/')) editingFilter = true;
-                if ((k.is('k') || k.is('K')) && at >= 0) stop = stopOpener.apply(rows.get(at).command());
+                if (k.is('k') || k.is('K')) openStop(rows, at);
+                if (k.is('?')) help = true;
+                if (k.is('t')) tree = !tree;
+                if (k.is('>') || k.is('.')) sort = sort.step(1);
+                if (k.is('<') || k.is(',')) sort = sort.step(-1);
             }
             default -> {
             }
         }
         return Outcome.NONE;
+    }
+
+    private void openStop(List<Group> rows, int at) {
+        if (at >= 0) stop = stopOpener.apply(rows.get(at).command());
+    }
+
+    /** A click on a group's row selects it; elsewhere it does nothing. */
+    private void click(List<Group> rows, int line) {
+        if (line < 0 || line >= groupOnLine.size() || groupOnLine.get(line) == null) return;
+        String key = groupOnLine.get(line);
+        for (int i = 0; i < rows.size(); i++) if (rows.get(i).command().equals(key)) select(rows, i);
     }
 
     private Outcome filterKey(Keys.Key k) {
@@ -126,7 +219,7 @@ final class TopView {
                 filter = "";
             }
             case BACKSPACE -> filter = filter.isEmpty() ? "" : filter.substring(0, filter.length() - 1);
-            case INTERRUPT -> {
+            case INTERRUPT, F10 -> {
                 return Outcome.QUIT;
             }
             case CHAR -> {
@@ -152,6 +245,9 @@ final class TopView {
                     closeStop();
                     return Outcome.QUIT;
                 }
+            }
+            case F10 -> {
+                if (stop.closable()) closeStop();
             }
             case CHAR -> {
                 if ((k.is('q') || k.is('Q')) && stop.closable()) closeStop();
@@ -205,8 +301,13 @@ final class TopView {
                 s.processes(), s.scanNanos() / 1_000_000));
         lines.add(status.late() ? paint("SCAN LATE: " + status.describe(), RED + BOLD, colour)
                 : status.worthSaying() ? paint(status.describe(), YELLOW, colour) : "");
+        groupOnLine = List.of();
         if (stop != null) {
             for (String l : stop.lines()) lines.addAll(wrap(SafeText.terminal(l), width)); // the plan names users' keys and files
+            return finish(lines, height);
+        }
+        if (help) {
+            for (String l : HELP) lines.addAll(wrap(l, width));
             return finish(lines, height);
         }
         for (dev.runaway.guard.HeldGroup h : held.values()) {
@@ -219,23 +320,62 @@ final class TopView {
         List<Group> rows = rows(s);
         int at = indexOf(rows);
         int room = Math.max(1, height - lines.size() - 1);
-        int first = at < room ? 0 : at - room + 1; // keep the selection on screen
-        for (int i = first; i < rows.size() && i < first + room; i++) {
+        List<String> onLine = new ArrayList<>();
+        List<String> table = new ArrayList<>();
+        int selectedLine = 0;
+        for (int i = 0; i < rows.size(); i++) {
             Group g = rows.get(i);
             String drill = drillOf(g, drills);
             String marker = (held.containsKey(g.command()) ? held.get(g.command()).dryRun() ? "WOULD HOLD " : "HELD " : "")
                     + (drill == null ? "" : "DRILL " + drill + " ");
             String text = GroupColumn.row(g, colour ? width : width - 2, marker);
             boolean alarming = g.recursive() || g.secondsToExhaustion().isPresent();
-            if (i == at) lines.add(colour ? REVERSE + text + RESET : "> " + text);
-            else lines.add(colour && alarming ? RED + text + RESET : colour ? text : "  " + text);
+            if (i == at) selectedLine = table.size();
+            if (i == at) table.add(colour ? REVERSE + text + RESET : "> " + text);
+            else table.add(colour && alarming ? RED + text + RESET : colour ? text : "  " + text);
+            onLine.add(g.command());
+            if (!tree) continue;
+            for (String branch : branches(g, width)) {
+                table.add(branch);
+                onLine.add(g.command()); // a click on a chain selects its group
+            }
         }
+        // Keep the selected row on screen, and in the tree its chains below it as far as they fit.
+        int tail = tree ? Math.min(TREE_CHAINS + 1, room - 1) : 0;
+        int first = Math.max(0, Math.min(selectedLine, selectedLine + tail - room + 1));
+        List<String> mapping = new ArrayList<>(java.util.Collections.nCopies(lines.size(), (String) null));
+        for (int i = first; i < table.size() && i < first + room; i++) {
+            lines.add(table.get(i));
+            mapping.add(onLine.get(i));
+        }
+        groupOnLine = mapping;
         if (rows.isEmpty()) lines.add(filter.isEmpty() ? "No groups." : "No group matches \"" + filter + "\" (Esc clears the filter).");
-        String footer = String.format(Locale.ROOT, "%d groups%s.  Up/Down select  / filter  k stop the selected group  q quit",
-                s.groups().size(), filter.isEmpty() ? "" : ", " + rows.size() + " match \"" + filter + "\"");
+        String footer = String.format(Locale.ROOT, "%d groups%s, by %s%s.  Up/Down select  / filter  F9/k stop the selected group"
+                        + "  F5/t tree  F6/<> sort  F1/? help  F10/q quit", s.groups().size(),
+                filter.isEmpty() ? "" : ", " + rows.size() + " match \"" + filter + "\"", sort.title, tree ? ", tree" : "");
+        if (footer.length() > width) footer = footer.substring(0, footer.indexOf('.') + 1) + "  F9/k stop the selected group  F1/? help  F10/q quit";
         if (editingFilter) footer = "Filter: " + filter + "_   (Enter keeps it, Esc clears it)";
         lines.add(footer);
         return finish(lines, height);
+    }
+
+    /**
+     * The group's chains under its row, drawn from the same rows as the window's chains view
+     * ({@link ChainRows}): each chain's top pid, depth, tasks and commands from the top.
+     */
+    static List<String> branches(Group g, int width) {
+        List<ConsoleRow> chains = ChainRows.withMore(g, TREE_CHAINS);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < chains.size(); i++) {
+            ConsoleRow c = chains.get(i);
+            String branch = i == chains.size() - 1 ? "  └─ " : "  ├─ ";
+            String text = c.kind() == ConsoleRow.Kind.MORE ? c.name() : String.format(Locale.ROOT, "%s, %s, %s tasks: %s",
+                    c.name(), c.cells().get(GroupColumn.CHAINS.ordinal()), c.cells().get(GroupColumn.TASKS.ordinal()),
+                    c.cells().get(GroupColumn.COMMAND.ordinal()));
+            String line = branch + SafeText.terminal(text);
+            out.add(line.length() > width ? line.substring(0, Math.max(0, width - 1)) + "…" : line);
+        }
+        return out;
     }
 
     /** The drill whose sandbox (a segment of the group's cgroup path, nested or not) holds the group, or null. */

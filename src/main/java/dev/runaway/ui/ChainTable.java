@@ -12,6 +12,7 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 
 import java.util.Comparator;
+import java.util.List;
 
 /**
  * The chains view: a tree table over {@link ChainTree}, with the group columns of
@@ -39,12 +40,11 @@ final class ChainTable {
         view.getStyleClass().add("chains");
         TreeTableColumn<ConsoleRow, ConsoleRow> command = column(GroupColumn.COMMAND, Comparator.comparing(ConsoleRow::name));
         command.setCellFactory(c -> new CommandCell());
-        command.setPrefWidth(370);
+        command.setPrefWidth(330);
         command.setMinWidth(180);
         view.getColumns().add(command);
         view.setTreeColumn(command);
-        for (GroupColumn c : GroupColumn.values()) {
-            if (c == GroupColumn.COMMAND) continue;
+        for (GroupColumn c : TABLE_ORDER) {
             Comparator<ConsoleRow> order = switch (c) {
                 case TASKS, CHAINS -> Comparator.comparingDouble(ConsoleRow::tasks);
                 case GROWTH, RATE -> Comparator.comparingDouble(ConsoleRow::growth);
@@ -57,6 +57,14 @@ final class ChainTable {
             view.getColumns().add(col);
         }
     }
+
+    /**
+     * The columns after the command, in the table's order: what says a group is the runaway
+     * (tasks, when it runs out, how fast it grows) first, so that RUNS OUT is in sight at 1,280 px
+     * (it was off-screen at 1,400 in {@link GroupColumn}'s order, which top and the CSV keep).
+     */
+    static final List<GroupColumn> TABLE_ORDER = List.of(GroupColumn.TASKS, GroupColumn.EXHAUSTS, GroupColumn.RATE,
+            GroupColumn.GROWTH, GroupColumn.MEMORY, GroupColumn.CPU, GroupColumn.CHAINS, GroupColumn.FLAGS, GroupColumn.STATES);
 
     private static TreeTableColumn<ConsoleRow, ConsoleRow> column(GroupColumn c, Comparator<ConsoleRow> order) {
         TreeTableColumn<ConsoleRow, ConsoleRow> col = new TreeTableColumn<>(c.title());
@@ -107,6 +115,7 @@ final class ChainTable {
 
         CommandCell() {
             badge.getStyleClass().add("badge");
+            name.setMinWidth(90); // the command is cut before it is gone ("…" alone said nothing)
         }
 
         @Override
@@ -124,6 +133,8 @@ final class ChainTable {
             badge.setManaged(!b.isEmpty());
             badge.getStyleClass().removeAll("badge-recursive", "badge-orphans", "badge-atcap", "badge-held");
             badge.getStyleClass().add(row.badgeStyle());
+            // A short badge (AT CAP pids.max 300, orphans, HELD) is read whole; a long cycle may be cut.
+            badge.setMinWidth(row.recursive() && !row.atCap() ? 0 : javafx.scene.layout.Region.USE_PREF_SIZE);
             setGraphic(box);
         }
     }

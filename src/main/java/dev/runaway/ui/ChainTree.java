@@ -76,17 +76,7 @@ public final class ChainTree {
             kept.add(g);
             rows.add(row);
             if (expanded.contains(row.key())) {
-                List<ConsoleRow> chains = new ArrayList<>(Math.min(MAX_CHAIN_ROWS, g.chains().size()));
-                for (Chain c : g.chains()) {
-                    if (chains.size() == MAX_CHAIN_ROWS) break;
-                    ConsoleRow made = before.get(c);
-                    if (made == null || made.parentedToInit() != g.parentedToInit() || !made.command().equals(g.command())) {
-                        made = ConsoleRow.of(g, c);
-                    }
-                    rowsOfChains.put(c, made);
-                    chains.add(made);
-                }
-                chainRows.put(row.key(), chains);
+                chainRows.put(row.key(), dev.runaway.view.ChainRows.of(g, MAX_CHAIN_ROWS, before, rowsOfChains));
             }
         }
         chainRowsMade = rowsOfChains;
@@ -124,8 +114,12 @@ public final class ChainTree {
     /** The items in the order {@link RowOrder} allows now; gone rows it holds stay, marked gone. */
     private List<TreeItem<ConsoleRow>> ordered(List<ConsoleRow> rows, Map<String, GroupItem> kept) {
         List<String> wanted = new ArrayList<>(rows.size());
-        for (ConsoleRow r : rows) wanted.add(r.key());
-        lastShown = order.order(wanted, System.nanoTime());
+        java.util.Set<String> critical = new java.util.HashSet<>();
+        for (ConsoleRow r : rows) {
+            wanted.add(r.key());
+            if (r.critical()) critical.add(r.key());
+        }
+        lastShown = order.order(wanted, critical, System.nanoTime()); // a critical row is never held out of sight
         List<TreeItem<ConsoleRow>> shown = new ArrayList<>(lastShown.keys().size());
         for (String key : lastShown.keys()) {
             GroupItem item = kept.get(key);

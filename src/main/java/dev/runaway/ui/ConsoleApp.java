@@ -36,6 +36,28 @@ public final class ConsoleApp {
      * @param opened told once, on the first frame, how many ms after the JVM started the window showed
      */
     public static void show(ConsoleSession session, boolean dark, java.util.function.LongConsumer opened) throws InterruptedException {
+        show(session, dark, null, opened);
+    }
+
+    /** The person's theme file: $XDG_CONFIG_HOME/runaway/console (see {@link dev.runaway.view.ThemeChoice}). */
+    public static java.nio.file.Path themeFile() {
+        return dev.runaway.view.ThemeChoice.file(System.getenv("XDG_CONFIG_HOME"), System.getProperty("user.home"));
+    }
+
+    /**
+     * Dark or light at start: {@code --dark}, else the choice remembered in {@code themeFile}, else
+     * the desktop's color-scheme (asked of the settings portal only then, for at most half a second).
+     */
+    public static boolean darkAtStart(boolean darkFlag, java.nio.file.Path themeFile) {
+        java.util.Optional<Boolean> remembered = dev.runaway.view.ThemeChoice.read(themeFile);
+        java.util.OptionalInt desktop = darkFlag || remembered.isPresent() ? java.util.OptionalInt.empty()
+                : DesktopScheme.read(java.time.Duration.ofMillis(500));
+        return dev.runaway.view.ThemeChoice.dark(darkFlag, remembered, desktop);
+    }
+
+    /** @param themeFile where a theme chosen in the window (Ctrl+T) is remembered; null: not remembered (tests) */
+    public static void show(ConsoleSession session, boolean dark, java.nio.file.Path themeFile, java.util.function.LongConsumer opened)
+            throws InterruptedException {
         CountDownLatch closed = new CountDownLatch(1);
         AtomicLong once = new AtomicLong(-1);
         Runnable open = () -> {
@@ -46,7 +68,7 @@ public final class ConsoleApp {
                     opened.accept(ManagementFactory.getRuntimeMXBean().getUptime());
                 }
             }));
-            ConsoleWindow.open(stage, session, dark, closed::countDown);
+            ConsoleWindow.open(stage, session, dark, closed::countDown).themeFile = themeFile;
         };
         Platform.setImplicitExit(false);
         quietenClassPathWarning();

@@ -184,7 +184,10 @@ public final class ConsoleWindow {
 
         Menu view = new Menu("_View");
         dark.setAccelerator(KeyCombination.keyCombination("Shortcut+T"));
-        dark.setOnAction(e -> theme(dark.isSelected()));
+        dark.setOnAction(e -> {
+            theme(dark.isSelected());
+            rememberTheme(dark.isSelected());
+        });
         MenuItem find = new MenuItem("Filter groups");
         find.setAccelerator(KeyCombination.keyCombination("Shortcut+F"));
         find.setOnAction(e -> filter.requestFocus());
@@ -296,6 +299,9 @@ public final class ConsoleWindow {
         orderCue.getStyleClass().add("caption");
         orderCue.setPadding(new Insets(0, 6, 2, 6));
         table.view.getSelectionModel().selectedItemProperty().addListener((o, was, is) -> {
+            // Rows placed anew move the selection by index onto another group: not a choice;
+            // restoreSelection puts it back on its row.
+            if (placingRows) return;
             if (is != null && is.getValue() != null) {
                 selectedKey = is.getValue().key();
                 feed.select(is.getValue().command());
@@ -371,7 +377,12 @@ public final class ConsoleWindow {
                 Platform.runLater(() -> {
                     preparing = false;
                     boolean selectedInView = selectedInView();
-                    tree.show(rows);
+                    placingRows = true;
+                    try {
+                        tree.show(rows);
+                    } finally {
+                        placingRows = false;
+                    }
                     cgroupTable.show(snapshot.cgroups());
                     afterTreeChange();
                     keepInView(selectedInView);
@@ -379,7 +390,12 @@ public final class ConsoleWindow {
             });
         } else if (!session.isLive() && scan != null && scan != shownScan) {
             shownScan = scan;
-            tree.showRecorded(scan.groups());
+            placingRows = true;
+            try {
+                tree.showRecorded(scan.groups());
+            } finally {
+                placingRows = false;
+            }
             cgroupTable.show(scan.cgroups()); // empty for recordings made before the lens was kept
             afterTreeChange();
         }
@@ -399,7 +415,7 @@ public final class ConsoleWindow {
         orderCue.setText(placed.pending() ? "order held while you point or type: rows re-sort when you leave the table" : "");
         if (placed.moved()) cueMoved();
         restoreSelection();
-        selectDrillGroupOnce();
+        selectRunawayOnce();
     }
 
     /** The selected row is among those the table shows (its virtual flow's visible cells). */
@@ -443,16 +459,44 @@ public final class ConsoleWindow {
         if (item != null) table.view.getSelectionModel().select(item);
     }
 
-    private String drillSelected;
+    /** The drill id ("" for none) the window last opened on its runaway for; null before the first. */
+    private String openedOn;
+    /** True while a scan's rows are placed: selection changes then are JavaFX's, not the person's. */
+    private boolean placingRows;
+    /** The row key selected by {@link #selectRunawayOnce}, while it is the selection. */
+    private String openedKey;
     /** The last export's outcome, kept on the status line. */
     volatile String exportStatus = "";
     private String shownDrill = "";
 
-    /** On a drill, its group (the one with most of the sandbox's processes) is selected once it shows. */
-    private void selectDrillGroupOnce() {
-        if (session.drill().isEmpty() || selectedKey != null || shownSnapshot == null) return;
-        Drill d = session.drill().get();
-        if (d.info().id().equals(drillSelected)) return;
+    /**
+     * The window opens on the runaway ({@link dev.runaway.view.Opening}): on a drill its group (the
+     * one with most of the sandbox's processes), else the first row when it is critical; selected
+     * once, its chains expanded, scrolled to the top; the charts follow the selection.
+     */
+    private void selectRunawayOnce() {
+        // A selection of the person's own is kept; one made here gives way to the drill's group
+        // (a drill's sandbox shows a scan or two after the window opened on another critical row).
+        if ((selectedKey != null && !selectedKey.equals(openedKey)) || shownSnapshot == null) return;
+        String drillId = session.drill().map(d -> d.info().id()).orElse("");
+        if (openedOn != null && openedOn.equals(drillId)) return;
+        String drillGroup = session.drill().map(this::drillGroupKey).orElse(null);
+        if (session.drill().isPresent() && drillGroup == null) return;
+        List<ConsoleRow> shown = new java.util.ArrayList<>();
+        for (TreeItem<ConsoleRow> g : tree.root().getChildren()) shown.add(g.getValue());
+        String key = dev.runaway.view.Opening.rowToOpenOn(shown, drillGroup);
+        TreeItem<ConsoleRow> item = tree.find(key);
+        if (item == null) return;
+        TreeItem<ConsoleRow> before = tree.find(openedKey);
+        if (before != null && before != item) before.setExpanded(false);
+        openedOn = drillId;
+        openedKey = key;
+        item.setExpanded(true);
+        table.view.getSelectionModel().select(item);
+        table.view.scrollTo(Math.max(0, table.view.getRow(item) - 2));
+    }
+
+    private String drillGroupKey(Drill d) {
         java.util.Set<Integer> members = new java.util.HashSet<>(d.sandbox().memberPids());
         String best = null;
         long bestCount = 0;
@@ -463,11 +507,7 @@ public final class ConsoleWindow {
                 best = g.command();
             }
         }
-        TreeItem<ConsoleRow> item = tree.find("g:" + best);
-        if (item == null) return;
-        drillSelected = d.info().id();
-        table.view.getSelectionModel().select(item);
-        table.view.scrollTo(Math.max(0, table.view.getRow(item) - 2));
+        return best == null ? null : "g:" + best;
     }
 
     private String statusText() {
@@ -655,6 +695,21 @@ public final class ConsoleWindow {
         return files;
     }
 
+    /** Where a theme chosen here is remembered for the next start; null: not remembered (tests). */
+    volatile java.nio.file.Path themeFile;
+
+    private void rememberTheme(boolean darkTheme) {
+        java.nio.file.Path file = themeFile;
+        if (file == null) return;
+        java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                dev.runaway.view.ThemeChoice.write(file, darkTheme);
+            } catch (java.io.IOException e) {
+                exportStatus = "the theme could not be remembered in " + file + ": " + e.getMessage();
+            }
+        });
+    }
+
     void theme(boolean darkTheme) {
         dark.setSelected(darkTheme);
         scene.getStylesheets().setAll(darkTheme ? List.of(LIGHT, DARK) : List.of(LIGHT));
@@ -672,7 +727,12 @@ public final class ConsoleWindow {
     /** Puts a window for the session on this stage; {@code onHidden} runs when it closes. */
     public static ConsoleWindow open(Stage stage, ConsoleSession session, boolean darkTheme, Runnable onHidden) {
         ConsoleWindow w = new ConsoleWindow(session);
-        w.scene = new Scene(w.build(), 1400, 860);
+        // The screen's usable area up to 1,920x1,080 (a 1,280x800 laptop gets all of it, not a window
+        // wider than its screen); 1,400x860 where there is no screen to ask (headless tests).
+        javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
+        double width = screen.getWidth() > 0 ? Math.min(screen.getWidth(), 1920) : 1400;
+        double height = screen.getHeight() > 0 ? Math.min(screen.getHeight(), 1080) : 860;
+        w.scene = new Scene(w.build(), width, height);
         w.theme(darkTheme);
         stage.setScene(w.scene);
         stage.setTitle(title(session));

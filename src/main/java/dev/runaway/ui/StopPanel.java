@@ -78,6 +78,11 @@ final class StopPanel {
         HBox.setHgrow(gap, Priority.ALWAYS);
         HBox buttons = new HBox(10, state, gap, close, confirm);
         HBox.setHgrow(state, Priority.ALWAYS);
+        // The buttons keep their words at every state: a long outcome wraps, it never squeezes
+        // Close to "…" (issue 38: Esc was the only other way out).
+        state.setMinWidth(0);
+        close.setMinWidth(Region.USE_PREF_SIZE);
+        confirm.setMinWidth(Region.USE_PREF_SIZE);
         buttons.setAlignment(Pos.CENTER_RIGHT);
         card.getChildren().addAll(title, plan, steps, buttons);
     }

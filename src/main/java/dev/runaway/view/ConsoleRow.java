@@ -124,6 +124,16 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         return atCap ? "badge-atcap" : recursive ? "badge-recursive" : "badge-orphans";
     }
 
+    /**
+     * A group that must be in sight: held by the guard, at a cap, recursive, or running out of a
+     * limit. The window opens on the first such row and never holds one below a calm row.
+     */
+    public boolean critical() {
+        if (kind != Kind.GROUP) return false;
+        String runsOut = cells.get(GroupColumn.EXHAUSTS.ordinal());
+        return atCap || recursive || !(runsOut.isEmpty() || runsOut.equals("-")) || GuardHolds.of(command) != null;
+    }
+
     public boolean matches(String filter) {
         if (filter == null || filter.isBlank()) return true;
         String f = filter.toLowerCase(java.util.Locale.ROOT);

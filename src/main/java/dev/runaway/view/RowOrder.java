@@ -13,7 +13,10 @@ import java.util.Set;
  * {@link #SETTLE_NANOS} after a click or a key, rows keep their places: a row whose group is
  * gone stays (shown as gone) so nothing below it moves up, new rows are added at the end. When
  * the hold ends, the order catches up in one move, and says so ({@link Shown#moved()}) for the
- * view to cue. Times are the caller's monotonic nanoseconds, so tests drive it without a clock.
+ * view to cue. One exception: a critical row (at a cap, recursive, running out, held by the
+ * guard: {@link ConsoleRow#critical()}) is never held below a calm one: while the order holds,
+ * the critical rows come first, so a group that became the runaway under a resting pointer is
+ * not left at row 18 (issue 38: the screenshot of the orphans drill). Times are the caller's monotonic nanoseconds, so tests drive it without a clock.
  */
 public final class RowOrder {
     public static final long SETTLE_NANOS = 3_000_000_000L;
@@ -50,6 +53,15 @@ public final class RowOrder {
 
     /** The order to show, given the severity order {@code wanted} of the rows that exist now. */
     public synchronized Shown order(List<String> wanted, long nowNanos) {
+        return order(wanted, Set.of(), nowNanos);
+    }
+
+    /**
+     * As {@link #order(List, long)}; the {@code critical} rows go before every other while the
+     * order holds (among themselves in the severity order), and move nothing when they are first
+     * in that order already.
+     */
+    public synchronized Shown order(List<String> wanted, Set<String> critical, long nowNanos) {
         if (!held(nowNanos)) {
             boolean moved = movedAny(shown, wanted);
             shown = List.copyOf(wanted);
@@ -60,6 +72,17 @@ public final class RowOrder {
         Set<String> gone = new HashSet<>();
         for (String k : shown) if (!now.contains(k)) gone.add(k);
         keys.addAll(wanted); // new rows at the end
+        List<String> first = new ArrayList<>();
+        for (String k : wanted) if (critical.contains(k)) first.add(k); // among themselves, most severe first
+        if (!first.isEmpty()) {
+            LinkedHashSet<String> raised = new LinkedHashSet<>(first);
+            raised.addAll(keys);
+            boolean moves = !List.copyOf(raised).equals(List.copyOf(keys));
+            shown = List.copyOf(raised);
+            List<String> present = new ArrayList<>(shown);
+            present.removeAll(gone);
+            return new Shown(shown, gone, !present.equals(wanted) || !gone.isEmpty(), moves);
+        }
         shown = List.copyOf(keys);
         List<String> present = new ArrayList<>(shown);
         present.removeAll(gone);

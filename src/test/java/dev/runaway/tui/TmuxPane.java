@@ -49,6 +49,13 @@ final class TmuxPane implements AutoCloseable {
         run(List.of("tmux", "-L", socket, "send-keys", "-t", "0", "-l", text));
     }
 
+    /** Bytes as a terminal sends them (a mouse report, say), in hex through send-keys -H. */
+    void raw(String bytes) throws Exception {
+        List<String> command = new ArrayList<>(List.of("tmux", "-L", socket, "send-keys", "-t", "0", "-H"));
+        for (byte b : bytes.getBytes(StandardCharsets.ISO_8859_1)) command.add(String.format("%02x", b));
+        run(command);
+    }
+
     String screen() throws Exception {
         return run(List.of("tmux", "-L", socket, "capture-pane", "-p", "-t", "0"));
     }

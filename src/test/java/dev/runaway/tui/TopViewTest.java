@@ -174,4 +174,96 @@ class TopViewTest {
         assertThat(TopView.drillOf(nested, Map.of(DRILL_CGROUP, "drill-x"))).isEqualTo("drill-x");
         assertThat(TopView.drillOf(group("/tmp/t", 3, "/" + DRILL_CGROUP + "-other", 0, 0, 0), Map.of(DRILL_CGROUP, "drill-x"))).isNull();
     }
+
+    private static Group withChains(String command, int tasks, int chains) {
+        List<dev.runaway.analysis.Chain> list = new ArrayList<>();
+        for (int i = 0; i < chains; i++) {
+            list.add(new dev.runaway.analysis.Chain(new dev.runaway.model.ProcessIdentity(1000 + i, 77), 3, 3,
+                    List.of("/bin/sh", command, command), List.of(1000 + i, 2000 + i, 3000 + i)));
+        }
+        return new Group(command, tasks, list, true, false, List.of(), 1, tasks * 4096L,
+                new GrowthFit(GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "", List.of(), "", -1, -1,
+                false, Optional.empty(), 0, false, 0, 0, 0.1);
+    }
+
+    @Test
+    void f1AndQuestionMarkShowTheHelpAndAnyKeyClosesIt() {
+        Snapshot s = snapshot(group("/usr/bin/a", 5, "", 0, 0, Double.NaN));
+        view.key(key(Keys.Kind.F1), s);
+        assertThat(view.frame(s, FRESH, Map.of(), 120, 40, false)).contains("KEYS").contains("F9  or k").contains("F10 or q")
+                .doesNotContain("/usr/bin/a");
+        assertThat(view.key(key(Keys.Kind.F10), s)).as("a key on the help closes it, it does not quit").isEqualTo(TopView.Outcome.NONE);
+        assertThat(view.help()).isFalse();
+        view.key(ch('?'), s);
+        assertThat(view.help()).isTrue();
+        view.key(key(Keys.Kind.ESCAPE), s);
+        assertThat(view.frame(s, FRESH, Map.of(), 120, 40, false)).contains("/usr/bin/a");
+    }
+
+    @Test
+    void f9OpensTheStopAndF10QuitsFromTheTableAndFromTheFilterButNotFromAStop() throws Exception {
+        Snapshot s = snapshot(group("/usr/bin/a", 5, "", 0, 0, Double.NaN));
+        view.key(key(Keys.Kind.F9), s);
+        assertThat(opened).containsExactly("/usr/bin/a");
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (view.stop().phase() == TerminalStop.Phase.PLANNING && System.nanoTime() < deadline) Thread.sleep(10);
+        assertThat(view.key(key(Keys.Kind.F10), s)).as("F10 on a stop closes it").isEqualTo(TopView.Outcome.NONE);
+        assertThat(view.stop()).isNull();
+        view.key(ch('/'), s);
+        view.key(ch('a'), s);
+        assertThat(view.key(key(Keys.Kind.F9), s)).isEqualTo(TopView.Outcome.NONE);
+        assertThat(view.filter()).as("F9 is not typed into the filter, nor does it clear it").isEqualTo("a");
+        assertThat(view.key(key(Keys.Kind.F10), s)).isEqualTo(TopView.Outcome.QUIT);
+    }
+
+    @Test
+    void f5ShowsEachGroupsChainsFromTheWindowsChainRows() {
+        Snapshot s = snapshot(withChains("/usr/bin/tool", 30, 5), group("/usr/bin/b", 3, "", 0, 0, Double.NaN));
+        assertThat(view.frame(s, FRESH, Map.of(), 160, 40, false)).doesNotContain("chain from pid");
+        view.key(key(Keys.Kind.F5), s);
+        String frame = view.frame(s, FRESH, Map.of(), 160, 40, false);
+        assertThat(frame).contains("├─ chain from pid 1000  (parented to init), depth 3, 3 tasks: /bin/sh > /usr/bin/tool > /usr/bin/tool")
+                .contains("├─ chain from pid 1002").doesNotContain("chain from pid 1003")
+                .contains("└─ … and 2 more chains").contains(", tree.");
+        assertThat(frame.indexOf("/usr/bin/b")).as("the next group after the chains").isGreaterThan(frame.indexOf("more chains"));
+        view.key(ch('t'), s);
+        assertThat(view.tree()).isFalse();
+    }
+
+    @Test
+    void f6AndAngleBracketsSortByTasksRateMemoryAndCpuLargestFirst() {
+        Group small = group("/usr/bin/small", 2, "", 0, 0, 0.9);
+        Group big = group("/usr/bin/big", 50, "", 0, 0, 0.1);
+        Snapshot s = snapshot(small, big); // the analysis's severity order
+        assertThat(view.rows(s)).extracting(Group::command).containsExactly("/usr/bin/small", "/usr/bin/big");
+        view.key(key(Keys.Kind.F6), s);
+        assertThat(view.sort()).isEqualTo(TopView.Sort.TASKS);
+        assertThat(view.rows(s)).extracting(Group::command).containsExactly("/usr/bin/big", "/usr/bin/small");
+        assertThat(view.frame(s, FRESH, Map.of(), 160, 40, false)).contains("by tasks");
+        view.key(ch('>'), s);
+        view.key(ch('>'), s);
+        assertThat(view.sort()).isEqualTo(TopView.Sort.MEMORY);
+        assertThat(view.rows(s)).extracting(Group::command).containsExactly("/usr/bin/big", "/usr/bin/small");
+        view.key(ch('>'), s);
+        assertThat(view.sort()).isEqualTo(TopView.Sort.CPU);
+        assertThat(view.rows(s)).extracting(Group::command).containsExactly("/usr/bin/small", "/usr/bin/big");
+        view.key(ch('<'), s);
+        view.key(ch('<'), s);
+        view.key(ch('<'), s);
+        view.key(ch('<'), s);
+        assertThat(view.sort()).isEqualTo(TopView.Sort.SEVERITY);
+    }
+
+    @Test
+    void aClickOnARowSelectsItsGroupAndAClickElsewhereNothing() {
+        Snapshot s = snapshot(group("/usr/bin/a", 5, "", 0, 0, Double.NaN), group("/usr/bin/b", 3, "", 0, 0, Double.NaN));
+        String[] lines = view.frame(s, FRESH, Map.of(), 160, 40, false).split("\r\n");
+        int rowOfB = 0;
+        while (!lines[rowOfB].contains("/usr/bin/b")) rowOfB++;
+        view.key(Keys.Key.click(rowOfB, 3), s);
+        assertThat(view.selected()).isEqualTo("/usr/bin/b");
+        view.key(Keys.Key.click(0, 3), s);
+        assertThat(view.selected()).isEqualTo("/usr/bin/b");
+        assertThat(view.frame(s, FRESH, Map.of(), 160, 40, false)).contains("> ").contains("/usr/bin/b");
+    }
 }
