@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.analysis;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runaway.model.Json;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.PulseSample;
 
@@ -13,8 +13,6 @@ import dev.runaway.model.PulseSample;
  * without PSI) and {@code groups}, most severe first.
  */
 public final class SnapshotJson {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private SnapshotJson() {
     }
 
@@ -27,7 +25,7 @@ public final class SnapshotJson {
      * from {@link Analyzer#allTargets()}; a group missing from the map gets none listed.
      */
     public static ObjectNode of(Snapshot s, java.util.Map<String, java.util.List<ProcessIdentity>> targets) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = Json.TREES.createObjectNode();
         PulseSample p = s.pulse();
         root.put("time", s.time().toString());
         root.put("tasks", p.tasks());
@@ -80,7 +78,7 @@ public final class SnapshotJson {
     }
 
     static ObjectNode group(Group g) {
-        ObjectNode n = JSON.createObjectNode();
+        ObjectNode n = Json.TREES.createObjectNode();
         n.put("command", g.command());
         n.put("tasks", g.tasks());
         ArrayNode chains = n.putArray("chains");

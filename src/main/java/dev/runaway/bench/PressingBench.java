@@ -8,6 +8,7 @@ import dev.runaway.analysis.Snapshot;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
+import dev.runaway.model.Json;
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.CgroupSandbox;
@@ -114,7 +115,7 @@ public final class PressingBench {
     private final Shell shell;
     private final java.util.Set<Method> methods;
     private final PrintWriter progress;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json = Json.TREES;
     private final Launch launch = Launch.find();
 
     /** What the command line's stop is spawned from: the user's shell, in effect. */

@@ -2,6 +2,7 @@
 package dev.runaway.bench;
 
 import dev.runaway.analysis.LiveAnalysis;
+import dev.runaway.model.Json;
 import dev.runaway.model.PulseSample;
 import dev.runaway.procfs.ProcEvents;
 import dev.runaway.procfs.ProcReader;
@@ -97,7 +98,7 @@ public final class ScanBench {
             Process jvm = jvmBox.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD));
             String json = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (jvm.waitFor() != 0) throw new IOException("the live bench JVM failed: " + json);
-            return new com.fasterxml.jackson.databind.ObjectMapper().readValue(json, Live.class);
+            return Json.TREES.readValue(json, Live.class);
         }
     }
 

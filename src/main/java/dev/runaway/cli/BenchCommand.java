@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.runaway.bench.ScanBench;
+import dev.runaway.model.Json;
 import dev.runaway.model.Units;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -103,7 +104,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         ScanBench.Result r = new ScanBench(procs, rounds, err).run();
         if (json) {
-            ObjectMapper mapper = new ObjectMapper();
+            ObjectMapper mapper = Json.TREES;
             ObjectNode root = mapper.createObjectNode();
             ArrayNode readers = root.putArray("readers");
             for (ScanBench.Row row : r.rows()) readers.add(mapper.valueToTree(row));
@@ -116,7 +117,7 @@ public final class BenchCommand implements Callable<Integer> {
             root.set("live", mapper.valueToTree(r.live()));
             root.put("loadBefore", r.loadBefore());
             root.put("loadAfter", r.loadAfter());
-            out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+            out.println(Json.PRETTY.writeValueAsString(root));
         } else {
             out.printf("load average %s before the rounds, %s after%n", r.loadBefore(), r.loadAfter());
             out.printf("%-46s %7s %10s %17s %6s%n", "reader", "procs", "median ms", "spread ms", "x C");
@@ -143,7 +144,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (pressing != null) return pressing(out, err);
         java.util.List<dev.runaway.bench.StopBench.Row> rows = new dev.runaway.bench.StopBench(trials, err).run();
         if (json) {
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(rows));
+            out.println(Json.PRETTY.writeValueAsString(rows));
             return 0;
         }
         out.printf("%-10s %5s %6s | %12s %10s %9s %8s | %12s %9s %8s%n", "shape", "cap", "trials", "guided ms", "worst ms",
@@ -166,7 +167,7 @@ public final class BenchCommand implements Callable<Integer> {
         int runs = spec.commandLine().getParseResult().hasMatchedOption("--trials") ? trials : 1;
         var r = new dev.runaway.bench.PressingBench(pressing, runs, cliLimit, cliShell, methods, err).run();
         if (json) {
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
+            out.println(Json.PRETTY.writeValueAsString(r));
             return 0;
         }
         out.printf("%,d tasks pressing on their cap; the command line's stop started through %s%n", r.pressing(), r.launcher());
@@ -207,7 +208,7 @@ public final class BenchCommand implements Callable<Integer> {
         var r = new dev.runaway.bench.UiBench(procs, pressing == null ? 0 : pressing, fireSession, runs, Duration.ofSeconds(seconds),
                 Duration.ofSeconds(warmUp), err).run();
         if (json) {
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
+            out.println(Json.PRETTY.writeValueAsString(r));
             return 0;
         }
         var u = r.ui();
@@ -258,7 +259,7 @@ public final class BenchCommand implements Callable<Integer> {
     private int metrics(PrintWriter out, PrintWriter err) throws Exception {
         var r = new dev.runaway.bench.MetricsBench(procs, 20, Duration.ofSeconds(seconds), err, guard).run();
         if (json) {
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r));
+            out.println(Json.PRETTY.writeValueAsString(r));
             return 0;
         }
         out.printf("runaway %s with %,d sleepers (%,d processes seen, first scan served after %.1f s), --top %d%s%n",
@@ -276,7 +277,7 @@ public final class BenchCommand implements Callable<Integer> {
     private int record(PrintWriter out, PrintWriter err) throws Exception {
         var r = new dev.runaway.bench.RecordBench(procs, Duration.ofSeconds(seconds), err).run();
         if (json) {
-            out.println(new ObjectMapper().writeValueAsString(r));
+            out.println(Json.TREES.writeValueAsString(r));
             return 0;
         }
         out.printf("recorded %.0f s with %,d sleepers: %s, %d pulses (%.0f B each), %d scans (%.0f B each), %d events;"
@@ -288,7 +289,7 @@ public final class BenchCommand implements Callable<Integer> {
     /** {@code bench live}: the sampler and analyzer alone, on this machine as it is now. */
     private int live(PrintWriter out) throws Exception {
         ScanBench.Live l = ScanBench.live(Duration.ofSeconds(seconds), Duration.ofSeconds(warmUp));
-        if (json) out.println(new ObjectMapper().writeValueAsString(l));
+        if (json) out.println(Json.TREES.writeValueAsString(l));
         else printLive(out, l);
         return 0;
     }

@@ -8,6 +8,7 @@ import dev.runaway.guard.GuardPolicy;
 import dev.runaway.guard.GuardState;
 import dev.runaway.guard.HeldGroup;
 import dev.runaway.metrics.MetricsExporter;
+import dev.runaway.model.Json;
 import dev.runaway.model.SafeText;
 import dev.runaway.model.ShellWords;
 import picocli.CommandLine;
@@ -92,7 +93,7 @@ public final class GuardCommand implements Callable<Integer> {
     private int status(PrintWriter out) {
         Collection<HeldGroup> held = GuardState.read().values();
         if (json) {
-            ObjectMapper m = new ObjectMapper().findAndRegisterModules();
+            ObjectMapper m = Json.EPOCH_TIMES;
             ArrayNode a = m.createArrayNode();
             for (HeldGroup h : held) a.add(m.valueToTree(h));
             out.println(a.toPrettyString());

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runaway.analysis.CgroupColumn;
 import dev.runaway.analysis.CgroupLoad;
 import dev.runaway.analysis.GroupCap;
@@ -10,6 +9,7 @@ import dev.runaway.analysis.GroupOrder;
 import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.analysis.Snapshot;
 import dev.runaway.analysis.SnapshotJson;
+import dev.runaway.model.Json;
 import dev.runaway.model.SafeText;
 import dev.runaway.model.Units;
 import picocli.CommandLine.Command;
@@ -72,7 +72,7 @@ public final class ScanCommand implements Callable<Integer> {
                 ((com.fasterxml.jackson.databind.node.ObjectNode) g).putObject("held").put("rule", h.rule().name()).put("why", h.why())
                         .put("since", h.since().toString()).put("lever", h.lever()).put("dryRun", h.dryRun());
             }
-            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(root));
+            out.println(Json.PRETTY.writeValueAsString(root));
         } else if (byCgroup) {
             printCgroups(out, snapshot, all ? Integer.MAX_VALUE : 25, 120);
         } else {

@@ -4,6 +4,7 @@ package dev.runaway.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runaway.model.Json;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
 import dev.runaway.model.SafeText;
@@ -200,7 +201,7 @@ public final class StopCommand implements Callable<Integer> {
         long zeroNanos = outcome.millisToZero() < 0 ? -1 : confirmed + outcome.millisToZero() * 1_000_000;
         Timings timings = new Timings(launchedMicros, launcherMicros(REALTIME_AT), launcherMicros(LAUNCHER_EXEC_AT), enteredMicros, entered, coreReady, earlyDone, planned, growthStoppedNanos,
                 zeroNanos);
-        if (json) out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(
+        if (json) out.println(Json.PRETTY.writeValueAsString(
                 toJson(plan, outcome, timings, priority, early, attempt, rt)));
         else summary(out, outcome, timings);
         return outcome.zeroConfirmed() ? 0 : 3;
@@ -323,7 +324,7 @@ public final class StopCommand implements Callable<Integer> {
 
     private static ObjectNode toJson(StopPlan plan, StopEngine.Outcome outcome, Timings t, Priority priority,
                                      Optional<EarlyFreeze.Frozen> early, EarlyFreeze.Attempt attempt, Optional<FirstLever> rt) {
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = Json.TREES;
         ObjectNode root = mapper.createObjectNode();
         ObjectNode p = root.putObject("plan");
         p.put("command", plan.command());

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.drill;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.runaway.model.Json;
 import dev.runaway.sandbox.CgroupSandbox;
 import dev.runaway.sandbox.NativeBinaries;
 import dev.runaway.sandbox.Sandbox;
@@ -32,9 +30,6 @@ public final class Drills {
     public static final long PRESSING_PERIOD_MS = 50;
     /** The linear drill never holds more than this share of the memory available when it starts. */
     static final double LINEAR_MEMORY_SHARE = 0.25;
-
-    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).enable(SerializationFeature.INDENT_OUTPUT);
 
     private static final java.util.Set<Drill> OPEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private static final java.util.concurrent.atomic.AtomicBoolean HOOK_ADDED = new java.util.concurrent.atomic.AtomicBoolean();
@@ -79,7 +74,7 @@ public final class Drills {
             Process root = ownSession ? sandbox.startInOwnSession(builder) : sandbox.start(builder);
             DrillInfo info = new DrillInfo(id, scenario, sandbox.id(), sandbox.containment(), maxTasks, root.pid(),
                     folder.toString(), levelMiB, Instant.now(), lifetime.toSeconds(), detach);
-            JSON.writeValue(folder.resolve("drill.json").toFile(), info);
+            Json.STATE_PRETTY.writeValue(folder.resolve("drill.json").toFile(), info);
             Drill drill = new Drill(info, sandbox, root);
             if (!detach) tearDownAtExit(drill);
             return drill;
@@ -148,7 +143,7 @@ public final class Drills {
 
     private static Optional<DrillInfo> readInfo(Path folder) {
         try {
-            return Optional.of(JSON.readValue(folder.resolve("drill.json").toFile(), DrillInfo.class));
+            return Optional.of(Json.STATE.readValue(folder.resolve("drill.json").toFile(), DrillInfo.class));
         } catch (IOException e) {
             return Optional.empty();
         }

@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.runaway.model.Json;
 import dev.runaway.timeline.GroupScan;
 import dev.runaway.timeline.PulsePoint;
 import dev.runaway.timeline.Timeline;
@@ -37,11 +31,6 @@ public final class IncidentJson {
                            List<TimelineEvent> events) {
     }
 
-    static final ObjectMapper MAPPER = new ObjectMapper().registerModule(new JavaTimeModule()).registerModule(new Jdk8Module())
-            .registerModule(new SimpleModule().addSerializer(Double.class, new Finite()).addSerializer(double.class, new Finite()))
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY);
-
     private IncidentJson() {
     }
 
@@ -51,19 +40,10 @@ public final class IncidentJson {
     }
 
     public static void write(Document document, Path file) throws IOException {
-        MAPPER.writeValue(file.toFile(), document);
+        Json.DOCUMENT.writeValue(file.toFile(), document);
     }
 
     public static ObjectMapper mapper() {
-        return MAPPER;
-    }
-
-    /** NaN and infinities are not JSON numbers: a figure not measured is written as null. */
-    private static final class Finite extends JsonSerializer<Double> {
-        @Override
-        public void serialize(Double value, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            if (value == null || value.isNaN() || value.isInfinite()) gen.writeNull();
-            else gen.writeNumber(value);
-        }
+        return Json.DOCUMENT;
     }
 }

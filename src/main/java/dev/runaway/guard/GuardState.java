@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.guard;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.runaway.model.Json;
 import dev.runaway.procfs.RootFiles;
 
 import java.io.IOException;
@@ -27,8 +24,6 @@ import java.util.Set;
 public final class GuardState {
     public static final Path DEFAULT_DIR = Path.of("/run/runaway/guard");
     private static final long MAX_BYTES = 4L << 20;
-    private static final ObjectMapper JSON = JsonMapper.builder().addModule(new JavaTimeModule())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
 
     private GuardState() {
     }
@@ -46,7 +41,7 @@ public final class GuardState {
     static void write(List<HeldGroup> held) throws IOException {
         Path dir = dir();
         RootFiles.directory(dir);
-        RootFiles.replace(dir.resolve("held.json"), out -> JSON.writeValue(out, new File(1, (int) ProcessHandle.current().pid(), held)));
+        RootFiles.replace(dir.resolve("held.json"), out -> Json.STATE.writeValue(out, new File(1, (int) ProcessHandle.current().pid(), held)));
     }
 
     /** Removes the file: the guard stopped, nothing is held by it any more. */
@@ -65,7 +60,7 @@ public final class GuardState {
         try (InputStream in = Channels.newInputStream(Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)))) {
             RootFiles.refuseUnsafe(dir(), true, 0);
             RootFiles.refuseUnsafe(file, false, MAX_BYTES);
-            File f = JSON.readValue(in, File.class);
+            File f = Json.STATE.readValue(in, File.class);
             if (f.version() != 1 || ProcessHandle.of(f.pid()).isEmpty()) return Map.of(); // a guard gone without clearing
             Map<String, HeldGroup> out = new LinkedHashMap<>();
             for (HeldGroup h : f.held()) out.put(h.key(), h);

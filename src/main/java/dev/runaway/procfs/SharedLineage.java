@@ -2,7 +2,7 @@
 package dev.runaway.procfs;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.runaway.model.Json;
 import dev.runaway.sys.LibC;
 
 import java.io.IOException;
@@ -34,7 +34,6 @@ public final class SharedLineage {
     static final long WRITE_EVERY_MILLIS = 250;
     static final long HEARTBEAT_MILLIS = 1000;
     private static final long MAX_FILE_BYTES = 64L << 20;
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<Published> IN_PROCESS = new CopyOnWriteArrayList<>();
 
     /** A log another sampler kept, joined: who kept it and since when it knows. */
@@ -211,7 +210,7 @@ public final class SharedLineage {
     private static Optional<Candidate> read(Path file, String boot) {
         try (InputStream in = Channels.newInputStream(Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)))) {
             RootFiles.refuseUnsafe(file, false, MAX_FILE_BYTES);
-            JsonNode n = JSON.readTree(in);
+            JsonNode n = Json.TREES.readTree(in);
             if (n.path("version").asInt() != 1 || !n.path("bootId").asText().equals(boot)) return Optional.empty();
             List<long[]> records = new ArrayList<>();
             for (JsonNode r : n.path("records")) {
@@ -229,7 +228,7 @@ public final class SharedLineage {
     static void write(Path file, String who, ForkLog.Snapshot s) throws IOException {
         // Streamed, not a tree: a sampler at 50,000 processes rewrites this every second.
         RootFiles.replace(file, out -> {
-            try (com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(out)) {
+            try (com.fasterxml.jackson.core.JsonGenerator g = Json.TREES.getFactory().createGenerator(out)) {
                 g.writeStartObject();
                 g.writeNumberField("version", 1);
                 g.writeStringField("bootId", bootId());

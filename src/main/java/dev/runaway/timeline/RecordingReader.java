@@ -3,7 +3,7 @@ package dev.runaway.timeline;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.runaway.model.Json;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -30,8 +30,6 @@ public final class RecordingReader {
     public static final int MAX_LINE_BYTES = 16 << 20;
     /** Ten years either side of the start: the history before a recording (OOM kills) is days. */
     public static final double MAX_SECONDS = 10 * 365.25 * 86400;
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What was read: the records, and whether a torn last line was skipped. */
     public record Recording(JsonNode header, List<JsonNode> records, boolean tornLineSkipped) {
@@ -90,7 +88,7 @@ public final class RecordingReader {
         if (line.isBlank()) return true;
         JsonNode node;
         try {
-            node = JSON.readTree(line);
+            node = Json.TREES.readTree(line);
         } catch (JsonProcessingException e) {
             // Torn by a kill mid-write: at the end, or in the middle when another process
             // (a stop adding its steps) appended after the recorder died.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runaway.model.Json;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,8 +23,6 @@ public final class RecordingWriter implements AutoCloseable {
     public static final String FORMAT = "runaway-recording";
     public static final int VERSION = 2;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final Path file;
     private final long maxBytes;
     private final ObjectNode header; // null when appending to another recorder's file
@@ -36,7 +34,7 @@ public final class RecordingWriter implements AutoCloseable {
     public RecordingWriter(Path file, long maxBytes, ObjectNode headerFields) throws IOException {
         this.file = file;
         this.maxBytes = maxBytes;
-        this.header = JSON.createObjectNode().put("type", "header").put("format", FORMAT).put("version", VERSION)
+        this.header = Json.TREES.createObjectNode().put("type", "header").put("format", FORMAT).put("version", VERSION)
                 .put("started", Instant.now().toString());
         this.header.setAll(headerFields);
         open();
@@ -59,7 +57,7 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     public static ObjectNode fields() {
-        return JSON.createObjectNode();
+        return Json.TREES.createObjectNode();
     }
 
     private void open() throws IOException {
@@ -82,7 +80,7 @@ public final class RecordingWriter implements AutoCloseable {
 
     /** A record stamped by the caller, whose clock (a timeline's) is the axis. */
     public synchronized void record(String type, Instant time, double seconds, ObjectNode fields) throws IOException {
-        ObjectNode node = JSON.createObjectNode().put("type", type).put("time", time.toString()).put("seconds", seconds);
+        ObjectNode node = Json.TREES.createObjectNode().put("type", type).put("time", time.toString()).put("seconds", seconds);
         node.setAll(fields);
         line(node);
     }
@@ -106,7 +104,7 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     private void line(ObjectNode node) throws IOException {
-        byte[] bytes = (JSON.writeValueAsString(node) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = (Json.TREES.writeValueAsString(node) + "\n").getBytes(StandardCharsets.UTF_8);
         if (written > 0 && written + bytes.length > maxBytes) rotate();
         out.write(bytes); // one write: the line is on disk whole, or (killed mid-write) torn at the end
         out.flush();

@@ -3,7 +3,7 @@ package dev.runaway.timeline.oom;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.runaway.model.Json;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +18,6 @@ import java.util.Optional;
  * ({@code _TRANSPORT=kernel}; {@code _COMM}), checked against {@code SYSLOG_IDENTIFIER}.
  */
 final class JournalJson {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /** The fields read, for {@code --output-fields} (the __ ones are always given). */
     static final String OUTPUT_FIELDS = "MESSAGE,_TRANSPORT,SYSLOG_IDENTIFIER,_COMM,SYSLOG_FACILITY";
 
@@ -30,7 +28,7 @@ final class JournalJson {
     static Optional<LogLine> parse(String line) {
         JsonNode entry;
         try {
-            entry = JSON.readTree(line);
+            entry = Json.TREES.readTree(line);
         } catch (JsonProcessingException torn) {
             return Optional.empty();
         }
