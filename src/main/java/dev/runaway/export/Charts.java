@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
+import dev.runaway.sandbox.StopStep;
+import dev.runaway.stop.StepEvents;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.GroupScan;
@@ -193,7 +195,7 @@ public final class Charts {
     private List<Chart.Mark> marks(TimeAxis axis, java.util.Set<String> plotted) {
         List<Chart.Mark> marks = new ArrayList<>();
         Map<String, int[]> repeats = new LinkedHashMap<>(); // one mark per kind and title: the first, with a count
-        Map<String, TimelineEvent> steps = new LinkedHashMap<>();
+        Map<StopStep.Phase, TimelineEvent> steps = new LinkedHashMap<>();
         for (TimelineEvent e : timeline.events()) {
             if (e.seconds() < axis.from() || e.seconds() > axis.to()) continue;
             switch (e.kind()) {
@@ -205,14 +207,13 @@ public final class Charts {
                 case RECURSION -> {
                     if (plotted.contains(e.command())) once(marks, repeats, new Chart.Mark(e.seconds(), e.title(), Chart.TOTAL, "recursion found"));
                 }
-                case STOP_STEP -> {
-                    // The first of each step, but for "confirm zero" the moment zero was confirmed.
-                    if (e.title().equals("confirm zero") && steps.containsKey(e.title())) {
-                        if (!IncidentSummary.zeroConfirmed(IncidentSummary.Finding.of(steps.get(e.title())))) steps.put(e.title(), e);
-                    } else {
-                        steps.putIfAbsent(e.title(), e);
+                case STOP_STEP -> e.step().ifPresent(step -> {
+                    // The first of each phase, but for confirm zero the moment zero was confirmed.
+                    TimelineEvent before = steps.get(step.phase());
+                    if (before == null || (step.phase() == StopStep.Phase.CONFIRM_ZERO && !StepEvents.zeroConfirmed(before))) {
+                        steps.put(step.phase(), e);
                     }
-                }
+                });
                 default -> {
                 }
             }
@@ -223,9 +224,9 @@ public final class Charts {
             if (n > 1) marks.set(i, new Chart.Mark(m.seconds(), m.label() + " (\u00d7" + n + ")", m.color(), m.legend()));
         }
         for (TimelineEvent e : steps.values()) {
-            String lever = e.detail().contains(":") ? e.detail().substring(0, e.detail().indexOf(':')) : "";
-            String label = lever.isEmpty() || lever.length() > 20 ? e.title() : e.title() + " (" + lever + ")";
-            marks.add(new Chart.Mark(e.seconds(), label, Chart.STOP, "guided stop step"));
+            TimelineEvent.Step step = e.step().orElseThrow();
+            marks.add(new Chart.Mark(e.seconds(), step.phase().words() + " (" + step.action().words() + ")", Chart.STOP,
+                    "guided stop step"));
         }
         for (OomEpisode o : summary.oom().episodes()) {
             if (o.toSeconds() < axis.from() || o.fromSeconds() > axis.to()) continue;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
+import dev.runaway.sandbox.StopStep;
+import dev.runaway.stop.StepEvents;
 import dev.runaway.stop.StopEngine;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.GroupScan;
@@ -86,23 +88,26 @@ public record IncidentSummary(String source, Instant started, double fromSeconds
         OptionalDouble pressure = pulses.stream().mapToDouble(PulsePoint::pressureSome10).filter(v -> !Double.isNaN(v)).max();
         List<GroupHistory> groups = GroupHistory.of(scans);
 
-        List<Finding> stop = kind(events, EventKind.STOP_STEP);
+        List<TimelineEvent> steps = events.stream().filter(e -> e.kind() == EventKind.STOP_STEP).toList();
+        List<Finding> stop = steps.stream().map(Finding::of).toList();
         OptionalDouble stopStarted = OptionalDouble.empty(), toZero = OptionalDouble.empty();
         boolean zero = false;
-        if (!stop.isEmpty()) {
-            Finding first = stop.get(0);
+        if (!steps.isEmpty()) {
+            TimelineEvent first = steps.get(0);
             double started = first.seconds() - Math.max(0, first.millis()) / 1000.0;
             stopStarted = OptionalDouble.of(started);
-            for (Finding f : stop) {
-                if (zeroConfirmed(f)) {
+            for (TimelineEvent e : steps) {
+                if (StepEvents.zeroConfirmed(e)) {
                     zero = true;
-                    toZero = OptionalDouble.of(f.seconds() - StopEngine.STABLE_WINDOW.toMillis() / 1000.0 - started);
+                    toZero = OptionalDouble.of(e.seconds() - StopEngine.STABLE_WINDOW.toMillis() / 1000.0 - started);
                     break;
                 }
             }
         }
         List<String> restored = new ArrayList<>();
-        for (Finding f : stop) if (f.title().equals("restore")) restored.add(f.detail() + (f.count() > 0 ? " (" + f.count() + ")" : ""));
+        for (TimelineEvent e : steps) {
+            if (e.isStep(StopStep.Phase.RESTORE)) restored.add(e.detail() + (e.count() > 0 ? " (" + e.count() + ")" : ""));
+        }
 
         List<GroupHistory> subjects = subjects(groups, asked.isEmpty() ? stopped(stop) : asked);
         List<GroupHistory> top = new ArrayList<>(subjects);
@@ -149,11 +154,6 @@ public record IncidentSummary(String source, Instant started, double fromSeconds
                     first.count(), first.command(), first.millis()));
         }
         return List.copyOf(out);
-    }
-
-    /** The stop's last word on zero: a "confirm zero" step counting no process (see StepEvents). */
-    static boolean zeroConfirmed(Finding step) {
-        return step.title().equals(dev.runaway.stop.StepEvents.CONFIRM_ZERO) && step.count() == 0;
     }
 
     private static Optional<Peak> peak(List<PulsePoint> pulses, ToLongFunction<PulsePoint> value) {

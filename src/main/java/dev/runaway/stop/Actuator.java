@@ -120,7 +120,7 @@ public final class Actuator implements Actions, AutoCloseable {
         if (direct != Pidfd.Result.DENIED) return direct;
         HelperClient.Reply r = viaHelper("SIGNAL " + id.pid() + " " + id.startTicks() + " " + signal);
         if (r.ok()) return Pidfd.Result.SENT;
-        if (r.code().equals("gone")) return Pidfd.Result.GONE;
+        if (r.code() == HelperClient.Code.GONE) return Pidfd.Result.GONE;
         throw new StopException("the helper refused to signal " + id + ": " + r.text());
     }
 
@@ -244,7 +244,7 @@ public final class Actuator implements Actions, AutoCloseable {
         } catch (CgroupWrites.Denied denied) {
             HelperClient.Reply r = viaHelper("MOVE " + quarantine + " " + id.pid() + " " + id.startTicks());
             if (r.ok()) return true;
-            if (r.code().equals("gone")) return false;
+            if (r.code() == HelperClient.Code.GONE) return false;
             throw new StopException("the helper would not move " + id + ": " + r.text());
         } catch (IOException e) {
             return false; // exited between the check and the move

@@ -32,17 +32,35 @@ public final class HelperClient implements AutoCloseable {
     private static final String GONE = "\u0000gone";
     private static final int STDERR_KEPT = 4096;
 
-    /** One reply: OK with its words, or ERR with a code and text. */
-    public record Reply(boolean ok, String code, String text) {
+    /** An ERR reply's code (docs/helper-protocol.md); OK for a reply that is not an error. */
+    public enum Code {
+        OK, USAGE, REFUSED, GONE, FAILED;
+
+        /** The code as the helper writes it; a code this side does not know counts as FAILED. */
+        static Code ofWire(String word) {
+            for (Code c : values()) if (c != OK && c.name().toLowerCase(java.util.Locale.ROOT).equals(word)) return c;
+            return FAILED;
+        }
+    }
+
+    /** One reply, parsed once here: OK with its words, or ERR with a code and text. */
+    public record Reply(boolean ok, Code code, String text) {
         static Reply parse(String line) {
-            if (line == null) return new Reply(false, "failed", "the helper is gone");
-            if (line.equals("OK")) return new Reply(true, "", "");
-            if (line.startsWith("OK ")) return new Reply(true, "", line.substring(3));
+            if (line == null) return new Reply(false, Code.FAILED, "the helper is gone");
+            if (line.equals("OK")) return new Reply(true, Code.OK, "");
+            if (line.startsWith("OK ")) return new Reply(true, Code.OK, line.substring(3));
             if (line.startsWith("ERR ")) {
                 String[] parts = line.substring(4).split(" ", 2);
-                return new Reply(false, parts[0], parts.length > 1 ? parts[1] : "");
+                return new Reply(false, Code.ofWire(parts[0]), parts.length > 1 ? parts[1] : "");
             }
-            return new Reply(false, "failed", "unreadable reply: " + line);
+            return new Reply(false, Code.FAILED, "unreadable reply: " + line);
+        }
+    }
+
+    /** The helper did not answer in time (it was closed): its own words say why better than its exit would. */
+    static final class NoAnswer extends IOException {
+        NoAnswer(String message) {
+            super(message);
         }
     }
 
@@ -89,8 +107,10 @@ public final class HelperClient implements AutoCloseable {
             Reply hello = client.request("HELLO", timeout);
             if (hello.ok() && hello.text().startsWith("runaway-helper ")) return client;
             why = client.whyGone(program);
+        } catch (NoAnswer e) {
+            why = e.getMessage();
         } catch (IOException e) {
-            why = e.getMessage().contains("did not answer") ? e.getMessage() : client.whyGone(program);
+            why = client.whyGone(program);
         }
         client.close();
         throw new HelperUnavailable(why);
@@ -152,7 +172,7 @@ public final class HelperClient implements AutoCloseable {
         if (reply == null) {
             broken = true;
             close();
-            throw new IOException("the helper did not answer " + verb + " within " + timeout.toSeconds() + " s; it was closed");
+            throw new NoAnswer("the helper did not answer " + verb + " within " + timeout.toSeconds() + " s; it was closed");
         }
         if (reply.equals(GONE)) {
             broken = true;

@@ -7,15 +7,13 @@ import dev.runaway.timeline.Timeline;
 import dev.runaway.timeline.TimelineEvent;
 
 /**
- * A guided stop's step as an event on an incident's timeline: the phase is the title, the count
- * its count. A "confirm zero" event with count 0 is zero confirmed, and only that: every other
- * confirm-zero step (a member back, time out, processes not followed, a kill refused) counts
- * at least one process, so a reader decides on the count, never on the words.
+ * A guided stop's step as an event on an incident's timeline: the phase, action and result travel
+ * as {@link TimelineEvent.Step}; the title (the phase's words) and detail are for a person. A
+ * confirm-zero event with count 0 is zero confirmed, and only that: every other confirm-zero step
+ * (a member back, time out, processes not followed, a kill refused) counts at least one process,
+ * so a reader decides on the phase and the count, never on the words.
  */
 public final class StepEvents {
-    /** The title of confirm-zero steps. */
-    public static final String CONFIRM_ZERO = StopStep.Phase.CONFIRM_ZERO.words();
-
     private StepEvents() {
     }
 
@@ -23,11 +21,12 @@ public final class StepEvents {
         String result = step.result() == StopStep.Result.DONE ? "" : step.result().name().toLowerCase(java.util.Locale.ROOT) + ": ";
         String detail = step.lever() + ": " + result + step.note();
         return new TimelineEvent(timeline.secondsOf(step.at()), step.at(), EventKind.STOP_STEP, step.step(), detail,
-                step.count(), -1, command, step.millis());
+                step.count(), -1, command, step.millis(),
+                java.util.Optional.of(new TimelineEvent.Step(step.phase(), step.action(), step.result())));
     }
 
     /** Whether a recorded stop step says zero was confirmed. */
     public static boolean zeroConfirmed(TimelineEvent e) {
-        return e.kind() == EventKind.STOP_STEP && e.title().equals(StopStep.Phase.CONFIRM_ZERO.words()) && e.count() == 0;
+        return e.kind() == EventKind.STOP_STEP && e.isStep(StopStep.Phase.CONFIRM_ZERO) && e.count() == 0;
     }
 }

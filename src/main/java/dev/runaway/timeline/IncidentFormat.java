@@ -10,6 +10,7 @@ import dev.runaway.analysis.GroupCap;
 import dev.runaway.analysis.GrowthFit;
 import dev.runaway.analysis.GroupOrder;
 import dev.runaway.analysis.MemorySource;
+import dev.runaway.sandbox.StopStep;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -164,6 +165,8 @@ final class IncidentFormat {
         if (e.pid() > 0) n.put("pid", e.pid());
         if (!e.command().isEmpty()) n.put("command", e.command());
         if (e.millis() >= 0) n.put("millis", e.millis());
+        e.step().ifPresent(st -> n.put("phase", st.phase().name()).put("action", st.action().name())
+                .put("result", st.result().name()));
         return n;
     }
 
@@ -173,8 +176,40 @@ final class IncidentFormat {
         EventKind kind = EventKind.ofJson(kindText);
         String title = n.has("title") ? n.path("title").asText() : kindText;
         String detail = n.has("detail") ? n.path("detail").asText() : n.path("note").asText("");
+        Optional<TimelineEvent.Step> step = kind != EventKind.STOP_STEP ? Optional.empty()
+                : n.has("phase") ? step(n) : recordedInWords(title, detail);
         return new TimelineEvent(n.path("seconds").asDouble(), time(n), kind, title, detail, n.path("count").asLong(-1),
-                n.path("pid").asInt(-1), n.path("command").asText(""), n.path("millis").asLong(-1));
+                n.path("pid").asInt(-1), n.path("command").asText(""), n.path("millis").asLong(-1), step);
+    }
+
+    private static Optional<TimelineEvent.Step> step(JsonNode n) {
+        try {
+            return Optional.of(new TimelineEvent.Step(StopStep.Phase.valueOf(n.path("phase").asText()),
+                    StopStep.Action.valueOf(n.path("action").asText()), StopStep.Result.valueOf(n.path("result").asText())));
+        } catch (IllegalArgumentException unknown) {
+            return Optional.empty(); // a phase, action or result from a newer writer
+        }
+    }
+
+    /**
+     * A stop step recorded before its phase, action and result were written (docs/recording.md):
+     * read once, here, from the words that writer put in the title ("confirm zero") and the
+     * detail ("freeze", or "sigkill: failed: " before the note).
+     */
+    static Optional<TimelineEvent.Step> recordedInWords(String title, String detail) {
+        StopStep.Phase phase = null;
+        for (StopStep.Phase p : StopStep.Phase.values()) if (p.words().equals(title)) phase = p;
+        int colon = detail.indexOf(": ");
+        String head = colon < 0 ? detail : detail.substring(0, colon);
+        StopStep.Action action = null;
+        for (StopStep.Action a : StopStep.Action.values()) if (a.words().equals(head)) action = a;
+        if (phase == null || action == null) return Optional.empty();
+        StopStep.Result result = StopStep.Result.DONE;
+        String rest = colon < 0 ? "" : detail.substring(colon + 2);
+        for (StopStep.Result r : StopStep.Result.values()) {
+            if (rest.startsWith(r.name().toLowerCase(java.util.Locale.ROOT) + ": ")) result = r;
+        }
+        return Optional.of(new TimelineEvent.Step(phase, action, result));
     }
 
     private static Instant time(JsonNode n) {

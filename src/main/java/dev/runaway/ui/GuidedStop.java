@@ -73,7 +73,7 @@ public final class GuidedStop {
     /** Rows never taken, whatever is selected (the core refuses the rest: init, this console, its ancestors). */
     static String refusal(ConsoleRow row) {
         if (row.kind() == ConsoleRow.Kind.MORE) return "this row stands for chains not listed: select the group to stop them all";
-        if (row.kind() == ConsoleRow.Kind.GROUP && row.stopLabel().startsWith("recorded")) {
+        if (row.standing() == ConsoleRow.Standing.RECORDED) {
             return "this is a recording: its processes are not this machine's now";
         }
         return null;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.sandbox.StopStep;
 import dev.runaway.view.HeaderFigures;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.TimelineEvent;
@@ -48,9 +49,9 @@ public final class TimelineCharts implements ChartFeed.Sink {
     /** @param end the newest second of the timeline (the right edge of the window) */
     public TimelineCharts(DoubleSupplier end) {
         this.end = end;
-        tasksChart = chart("Tasks", "tasks", tasks, groupTasks);
-        memoryChart = chart("Memory and swap", "GiB", memory, swap);
-        pressureChart = chart("Memory pressure", "%", pressureSome, pressureFull);
+        tasksChart = chart(Panel.TASKS, tasks, groupTasks);
+        memoryChart = chart(Panel.MEMORY, memory, swap);
+        pressureChart = chart(Panel.PRESSURE, pressureSome, pressureFull);
         charts = List.of(tasksChart, memoryChart, pressureChart);
         // Colours readable on the light and the dark theme alike; the selected group stands out.
         style(tasks, "#3b8ee8");
@@ -103,12 +104,27 @@ public final class TimelineCharts implements ChartFeed.Sink {
         set.setStyle("-fx-line-color: " + colour + "; -fx-line-width: 2; -fx-marker-color: " + colour + ";");
     }
 
-    private XYChart chart(String title, String unit, DoubleDataSet... sets) {
+    /** The three charts: title, the y axis's name and unit (none for a count). */
+    private enum Panel {
+        TASKS("Tasks", "tasks", null), MEMORY("Memory and swap", "size", "GiB"), PRESSURE("Memory pressure", "pressure", "%");
+
+        final String title;
+        final String axis;
+        final String unit;
+
+        Panel(String title, String axis, String unit) {
+            this.title = title;
+            this.axis = axis;
+            this.unit = unit;
+        }
+    }
+
+    private XYChart chart(Panel panel, DoubleDataSet... sets) {
         DefaultNumericAxis time = new DefaultNumericAxis("time since start", "s");
         time.setAutoRangePadding(0.01);
-        String yName = title.equals("Tasks") ? "tasks" : unit.equals("%") ? "pressure" : "size";
-        DefaultNumericAxis y = title.equals("Tasks") ? new LabelBandAxis(yName) : new DefaultNumericAxis(yName, unit);
-        if (unit.equals("tasks")) y.setUnit(null);
+        // The tasks chart keeps a band above its data for the markers' words.
+        DefaultNumericAxis y = panel == Panel.TASKS ? new LabelBandAxis(panel.axis) : new DefaultNumericAxis(panel.axis, panel.unit);
+        if (panel.unit == null) y.setUnit(null);
         y.setTickLabelFormatter(new javafx.util.StringConverter<>() {
             @Override
             public String toString(Number n) {
@@ -129,7 +145,7 @@ public final class TimelineCharts implements ChartFeed.Sink {
         ErrorDataSetRenderer renderer = (ErrorDataSetRenderer) chart.getRenderers().get(0);
         renderer.setDrawMarker(false);
         renderer.setErrorStyle(ErrorStyle.NONE);
-        chart.setTitle(title);
+        chart.setTitle(panel.title);
         chart.getDatasets().addAll(sets);
         chart.setLegendVisible(true);
         chart.setAnimated(false);
@@ -179,7 +195,7 @@ public final class TimelineCharts implements ChartFeed.Sink {
             lastCap.put(e.title(), e.seconds());
         }
         // Stop steps come within a second or two of each other: only the first and the zero get words.
-        String text = e.kind() == EventKind.STOP_STEP ? stepLabel(e.title())
+        String text = e.kind() == EventKind.STOP_STEP ? e.step().map(s -> stepLabel(s.phase())).orElse("")
                 : e.kind() == EventKind.CAP_REACHED ? "cap " + e.title() : e.title();
         Platform.runLater(() -> {
             for (XYChart chart : charts) {
@@ -196,11 +212,11 @@ public final class TimelineCharts implements ChartFeed.Sink {
         });
     }
 
-    static String stepLabel(String step) {
-        return switch (step) {
-            case "stop growth" -> "stop";
-            case "confirm zero" -> "zero";
-            default -> "";
+    static String stepLabel(StopStep.Phase phase) {
+        return switch (phase) {
+            case STOP_GROWTH -> "stop";
+            case CONFIRM_ZERO -> "zero";
+            case KILL, RESTORE -> "";
         };
     }
 

@@ -19,13 +19,19 @@ import java.util.List;
  * @param tasks     for sorting; growth likewise (tasks per second)
  * @param repeats   how many times a recursive group's key occurs along its deepest line (live rows)
  * @param capText   the limit an at-cap group presses on ("pids.max 600"), or ""
+ * @param standing  whether the row is this machine's now, a recording's, or gone
+ * @param exhausting the group runs out of a limit at its rate (its RUNS OUT cell shows when)
  */
 public record ConsoleRow(Kind kind, String key, String name, List<String> cells, String command, ProcessIdentity top,
                          int pid, double tasks, double growth, boolean recursive, boolean parentedToInit,
-                         List<String> cycle, String stopLabel, boolean atCap, String capText, int repeats) {
+                         List<String> cycle, String stopLabel, boolean atCap, String capText, int repeats,
+                         Standing standing, boolean exhausting) {
 
     /** MORE stands for the chains past {@link ChainTree#MAX_CHAIN_ROWS}: it can be read, not stopped. */
     public enum Kind { GROUP, CHAIN, PROCESS, MORE }
+
+    /** LIVE rows can be stopped; a RECORDED row is a replay's, a GONE row is held in place after its processes left. */
+    public enum Standing { LIVE, RECORDED, GONE }
 
     /** The row after the first {@code shown} chains of a group that has {@code total}. */
     public static ConsoleRow more(Group g, int shown, int total) {
@@ -33,7 +39,7 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         for (GroupColumn c : GroupColumn.values()) cells.add("");
         return new ConsoleRow(Kind.MORE, "m:" + g.command(), String.format(java.util.Locale.ROOT,
                 "… and %,d more chains (the first %,d are listed; stop the group to take them all)", total - shown, shown),
-                List.copyOf(cells), g.command(), null, -1, 0, 0, false, false, List.of(), "", false, "", 1);
+                List.copyOf(cells), g.command(), null, -1, 0, 0, false, false, List.of(), "", false, "", 1, Standing.LIVE, false);
     }
 
     public static ConsoleRow of(Group g) {
@@ -42,7 +48,8 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         return new ConsoleRow(Kind.GROUP, "g:" + g.command(), g.command(), List.copyOf(cells), g.command(), null, -1,
                 g.tasks(), g.tasksGrowth().perSecond(), g.recursive(), g.parentedToInit(), g.cycle(),
                 "every process of " + g.command() + " and all below them", g.atCap(),
-                g.cap().map(dev.runaway.analysis.GroupCap::text).orElse(""), g.repeats());
+                g.cap().map(dev.runaway.analysis.GroupCap::text).orElse(""), g.repeats(), Standing.LIVE,
+                g.secondsToExhaustion().isPresent());
     }
 
     /** A group as a recording kept it: no chains, so the chains cell comes from the recorded counts. */
@@ -66,7 +73,8 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         }
         return new ConsoleRow(Kind.GROUP, "g:" + g.command(), g.command(), List.copyOf(cells), g.command(), null, -1,
                 g.tasks(), g.tasksPerSecond(), g.recursive(), g.parentedToInit(), g.cycle(), "recorded: nothing to stop",
-                g.atCap(), g.cap().map(dev.runaway.analysis.GroupCap::text).orElse(""), 1); // a recording keeps the cycle, not the count
+                g.atCap(), g.cap().map(dev.runaway.analysis.GroupCap::text).orElse(""), 1, // a recording keeps the cycle, not the count
+                Standing.RECORDED, !Double.isNaN(g.secondsToExhaustion()));
     }
 
     public static ConsoleRow of(Group g, Chain c) {
@@ -82,14 +90,15 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
         boolean orphan = g.parentedToInit();
         String name = "chain from pid " + c.rootPid() + (orphan ? "  (parented to init)" : "");
         return new ConsoleRow(Kind.CHAIN, chainKey(c.root()), name, List.copyOf(cells), g.command(), c.root(), c.rootPid(),
-                c.tasks(), 0, false, orphan, List.of(), "the chain from pid " + c.rootPid() + " and all below it", false, "", 1);
+                c.tasks(), 0, false, orphan, List.of(), "the chain from pid " + c.rootPid() + " and all below it", false, "", 1,
+                Standing.LIVE, false);
     }
 
     public static ConsoleRow of(Chain c, int pid, String command) {
         List<String> cells = new ArrayList<>();
         for (GroupColumn col : GroupColumn.values()) cells.add(col == GroupColumn.COMMAND ? command : "");
         return new ConsoleRow(Kind.PROCESS, chainKey(c.root()) + "/p:" + pid, "pid " + pid, List.copyOf(cells), command,
-                c.root(), pid, 1, 0, false, false, List.of(), "pid " + pid + " and all below it", false, "", 1);
+                c.root(), pid, 1, 0, false, false, List.of(), "pid " + pid + " and all below it", false, "", 1, Standing.LIVE, false);
     }
 
     public static String chainKey(ProcessIdentity root) {
@@ -98,11 +107,11 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
 
     /** This row once its group (chain, process) is gone, held in place under the pointer: nothing to stop. */
     public ConsoleRow gone() {
-        if (stopLabel.equals("gone")) return this;
+        if (standing == Standing.GONE) return this;
         List<String> empty = new ArrayList<>();
         for (int i = 0; i < cells.size(); i++) empty.add(i == GroupColumn.COMMAND.ordinal() ? cells.get(i) : "");
         return new ConsoleRow(kind, key, name + "  (gone)", List.copyOf(empty), command, top, pid, 0, 0, false, false,
-                List.of(), "gone", false, "", 1);
+                List.of(), "gone", false, "", 1, Standing.GONE, false);
     }
 
     /** The badge: held by the guard, at a cap (the most severe), the recursion's cycle, orphans, or "". */
@@ -130,8 +139,7 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
      */
     public boolean critical() {
         if (kind != Kind.GROUP) return false;
-        String runsOut = cells.get(GroupColumn.EXHAUSTS.ordinal());
-        return atCap || recursive || !(runsOut.isEmpty() || runsOut.equals("-")) || GuardHolds.of(command) != null;
+        return atCap || recursive || exhausting || GuardHolds.of(command) != null;
     }
 
     public boolean matches(String filter) {

@@ -24,7 +24,7 @@ public final class Opening {
             return null;
         }
         for (ConsoleRow r : shown) {
-            if (r.kind() != ConsoleRow.Kind.GROUP || r.stopLabel().equals("gone")) continue;
+            if (r.kind() != ConsoleRow.Kind.GROUP || r.standing() == ConsoleRow.Standing.GONE) continue;
             return r.critical() ? r.key() : null; // the first live group: the worst, when anything is
         }
         return null;

@@ -2,6 +2,8 @@
 package dev.runaway.export;
 
 import dev.runaway.analysis.GroupCap;
+import dev.runaway.sandbox.StopStep;
+import dev.runaway.stop.StepEvents;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.GroupScan;
@@ -91,10 +93,10 @@ final class IncidentFixtures {
                 33, -1, DEPLOY, -1));
         t.add(event(t, 6.5, EventKind.CAP_REACHED, "pids.max deploy.sh", "cgroup /runaway-sandbox.drill-linear at its pids.max with 200 tasks",
                 200, -1, DEPLOY, -1));
-        t.add(event(t, 9.012, EventKind.STOP_STEP, "stop growth", "freeze: froze /runaway-sandbox.drill-linear", 200, -1, DEPLOY, 12));
-        t.add(event(t, 9.052, EventKind.STOP_STEP, "kill", "cgroup.kill: killed every member of /runaway-sandbox.drill-linear", 200, -1, DEPLOY, 40));
-        t.add(event(t, 11.102, EventKind.STOP_STEP, "confirm zero", "rescan: nothing matched for 2 s, 21 checks", 0, -1, DEPLOY, 2050));
-        t.add(event(t, 11.105, EventKind.STOP_STEP, "restore", "thaw: thawed /runaway-sandbox.drill-linear", 1, -1, DEPLOY, 3));
+        t.add(step(t, 9.012, StopStep.Phase.STOP_GROWTH, StopStep.Action.FREEZE, 200, "froze /runaway-sandbox.drill-linear", DEPLOY, 12));
+        t.add(step(t, 9.052, StopStep.Phase.KILL, StopStep.Action.CGROUP_KILL, 200, "killed every member of /runaway-sandbox.drill-linear", DEPLOY, 40));
+        t.add(step(t, 11.102, StopStep.Phase.CONFIRM_ZERO, StopStep.Action.RESCAN, 0, "nothing matched for 2 s, 21 checks", DEPLOY, 2050));
+        t.add(step(t, 11.105, StopStep.Phase.RESTORE, StopStep.Action.THAW, 1, "thawed /runaway-sandbox.drill-linear", DEPLOY, 3));
         return t;
     }
 
@@ -129,9 +131,9 @@ final class IncidentFixtures {
             t.add(event(t, s, EventKind.CAP_REACHED, "pids.max deploy.sh", "cgroup /runaway-sandbox.drill at its pids.max with 200 tasks",
                     200, -1, DEPLOY, -1));
         }
-        t.add(event(t, 9.012, EventKind.STOP_STEP, "stop growth", "freeze: froze /runaway-sandbox.drill", 200, -1, DEPLOY, 12));
-        t.add(event(t, 9.052, EventKind.STOP_STEP, "kill", "cgroup.kill: killed every member", 200, -1, DEPLOY, 40));
-        t.add(event(t, 11.102, EventKind.STOP_STEP, "confirm zero", "rescan: nothing matched for 2 s, 21 checks", 0, -1, DEPLOY, 2050));
+        t.add(step(t, 9.012, StopStep.Phase.STOP_GROWTH, StopStep.Action.FREEZE, 200, "froze /runaway-sandbox.drill", DEPLOY, 12));
+        t.add(step(t, 9.052, StopStep.Phase.KILL, StopStep.Action.CGROUP_KILL, 200, "killed every member", DEPLOY, 40));
+        t.add(step(t, 11.102, StopStep.Phase.CONFIRM_ZERO, StopStep.Action.RESCAN, 0, "nothing matched for 2 s, 21 checks", DEPLOY, 2050));
         return t;
     }
 
@@ -184,6 +186,13 @@ final class IncidentFixtures {
     private static GroupPoint other(int tasks) {
         return new GroupPoint("/usr/lib/systemd/systemd-journald", tasks, 40 * MIB, "steady", 0, 0, Double.NaN, "", 1, 1,
                 false, false, List.of(), -1);
+    }
+
+    /** A step as the guided stop puts it on the timeline (StepEvents). */
+    private static TimelineEvent step(Timeline t, double s, StopStep.Phase phase, StopStep.Action action, int count, String note,
+                                      String command, long millis) {
+        TimelineEvent e = StepEvents.of(new StopStep(t.timeAt(s), phase, action, count, StopStep.Result.DONE, note, millis), command, t);
+        return new TimelineEvent(s, e.time(), e.kind(), e.title(), e.detail(), e.count(), e.pid(), e.command(), e.millis(), e.step());
     }
 
     private static TimelineEvent event(Timeline t, double s, EventKind kind, String title, String detail, long count, int pid,

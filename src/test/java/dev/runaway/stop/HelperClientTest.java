@@ -57,7 +57,7 @@ class HelperClientTest {
                     .redirectError(ProcessBuilder.Redirect.PIPE));
             try (HelperClient client = HelperClient.handshake(helper, "runaway-helper", HelperClient.START_TIMEOUT)) {
                 assertThat(client.alive()).isTrue();
-                assertThat(client.request("MEMBERS /runaway-no-such-cgroup").code()).isEqualTo("gone");
+                assertThat(client.request("MEMBERS /runaway-no-such-cgroup").code()).isEqualTo(HelperClient.Code.GONE);
             }
             // The console's description of a stop, however hostile its selector, is one the real helper accepts.
             HelperBinding hostile = new HelperBinding("/tmp/\u001b[2J<b>$(id)</b>\u00e9/" + "x".repeat(300), Optional.empty(), List.of());
