@@ -33,16 +33,6 @@ public record CgroupLoad(String path, int tasks, int processes, int groups, Grow
         return false;
     }
 
-    @Override
-    public double rate() {
-        return tasksGrowth.perSecond();
-    }
-
-    @Override
-    public String growthShape() {
-        return tasksGrowth.shape().json();
-    }
-
     /**
      * Seconds until a cgroup growing at {@code growth} uses up the {@code room} its pids.max
      * allows; NaN when it is not growing, has no cap ({@code room} &lt; 0), is at it already, or

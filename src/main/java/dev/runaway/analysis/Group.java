@@ -6,7 +6,9 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * All processes of one command key, with the chains they are in and how the group grows.
+ * All processes of one command key, with the chains they are in and how the group grows: the
+ * live group. Its figures a recording keeps ({@link GroupFigures}) have one encoding, shared with
+ * the recorded point.
  *
  * @param tasks               member processes
  * @param parentedToInit      in every chain of the group, the first member is parented to init (or a
@@ -37,7 +39,7 @@ public record Group(String command, int tasks, List<Chain> chains, boolean paren
                     String cgroup, long cgroupRoom, long cgroupMax,
                     boolean atCap, Optional<GroupCap> cap, long forksRefused, boolean self,
                     int stopped, int zombies, double cpuShare, long memoryBytes,
-                    MemorySource memorySource) implements RankedGroup {
+                    MemorySource memorySource) implements GroupFigures {
 
     /** A group whose memory is its summed RSS (as sampled; see {@link #withMemory}). */
     public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
@@ -93,17 +95,14 @@ public record Group(String command, int tasks, List<Chain> chains, boolean paren
     }
 
     @Override
-    public double secondsLeft() {
-        return secondsToExhaustion.orElse(Double.NaN);
+    public int chainCount() {
+        return chains.size();
     }
 
     @Override
-    public double rate() {
-        return tasksGrowth.perSecond();
-    }
-
-    @Override
-    public String growthShape() {
-        return tasksGrowth.shape().json();
+    public int deepestChain() {
+        int deepest = 0;
+        for (Chain c : chains) deepest = Math.max(deepest, c.depth());
+        return deepest;
     }
 }

@@ -30,7 +30,8 @@ public final class GroupOrder {
         if (g.self()) return Tier.SELF;
         if (g.atCap()) return Tier.AT_CAP;
         if (!Double.isNaN(g.secondsLeft())) return Tier.EXHAUSTING;
-        boolean shaped = g.growthShape().equals("linear") || g.growthShape().equals("exponential");
+        GrowthShape shape = g.tasksGrowth().shape();
+        boolean shaped = shape == GrowthShape.LINEAR || shape == GrowthShape.EXPONENTIAL;
         if (shaped && g.rate() >= GROWING_TASKS_PER_SECOND) return Tier.GROWING;
         return Tier.STEADY;
     }

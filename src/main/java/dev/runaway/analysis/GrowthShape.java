@@ -7,7 +7,15 @@ import java.util.Locale;
 public enum GrowthShape {
     LINEAR, EXPONENTIAL, STEADY, SHRINKING, UNKNOWN;
 
+    /** Its name in files and JSON output (a recording's {@code growth}, the export's). */
+    @com.fasterxml.jackson.annotation.JsonValue
     public String json() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The shape a file names (as {@link #json}); UNKNOWN for a name this version does not know. */
+    public static GrowthShape ofJson(String json) {
+        for (GrowthShape s : values()) if (s.json().equals(json)) return s;
+        return UNKNOWN;
     }
 }

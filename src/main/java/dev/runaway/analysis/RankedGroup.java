@@ -20,9 +20,16 @@ public interface RankedGroup {
     /** Seconds until a limit runs out at this rate; NaN when not heading to one. */
     double secondsLeft();
 
+    /** The shape and rate of the task count over the growth window. */
+    GrowthFit tasksGrowth();
+
     /** Tasks per second over the growth window. */
-    double rate();
+    default double rate() {
+        return tasksGrowth().perSecond();
+    }
 
     /** The growth shape as JSON names it: steady, linear, exponential, ... */
-    String growthShape();
+    default String growthShape() {
+        return tasksGrowth().shape().json();
+    }
 }

@@ -2,6 +2,7 @@
 package dev.runaway.export;
 
 import dev.runaway.analysis.GroupCap;
+import dev.runaway.analysis.GrowthShape;
 import dev.runaway.analysis.MemorySource;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.GroupScan;
@@ -29,7 +30,7 @@ import java.util.Set;
  * @param memorySources   where the recorded memory figures came from, best first
  */
 public record GroupHistory(String command, int peakTasks, double peakTasksSeconds, long peakMemoryBytes,
-                           double peakMemorySeconds, String growth, double tasksPerSecond, double bytesPerSecond, int chains,
+                           double peakMemorySeconds, GrowthShape growth, double tasksPerSecond, double bytesPerSecond, int chains,
                            int deepestChain, boolean parentedToInit, boolean recursive, List<String> cycle, long capTasks,
                            boolean atCap, Optional<GroupCap> cap, Set<MemorySource> memorySources) {
 
@@ -63,7 +64,7 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
         Optional<GroupCap> pressed = Optional.empty();
         List<String> cycle = List.of();
         Set<MemorySource> sources = EnumSet.noneOf(MemorySource.class);
-        Map<String, Integer> shapes = new HashMap<>();
+        Map<GrowthShape, Integer> shapes = new java.util.EnumMap<>(GrowthShape.class);
         List<Double> rates = new ArrayList<>(), bytesRates = new ArrayList<>();
         for (int i = 0; i < points.size(); i++) {
             GroupPoint g = points.get(i);
@@ -85,29 +86,34 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
                 atCap = true;
                 if (g.cap().isPresent()) pressed = g.cap();
             }
-            chains = Math.max(chains, g.chains());
+            chains = Math.max(chains, g.chainCount());
             deepest = Math.max(deepest, g.deepestChain());
             init |= g.parentedToInit();
             if (g.recursive()) {
                 recursive = true;
                 if (!g.cycle().isEmpty()) cycle = g.cycle();
             }
-            if (g.growth().equals("linear") || g.growth().equals("exponential")) {
-                shapes.merge(g.growth(), 1, Integer::sum);
-                rates.add(g.tasksPerSecond());
+            if (growing(g.tasksGrowth().shape())) {
+                shapes.merge(g.tasksGrowth().shape(), 1, Integer::sum);
+                rates.add(g.rate());
                 bytesRates.add(g.bytesPerSecond());
             }
         }
         GroupPoint last = points.get(points.size() - 1);
-        String growth = last.growth();
-        double rate = last.tasksPerSecond(), bytesRate = last.bytesPerSecond();
+        GrowthShape growth = last.tasksGrowth().shape();
+        double rate = last.rate(), bytesRate = last.bytesPerSecond();
         if (!shapes.isEmpty()) {
-            growth = shapes.getOrDefault("exponential", 0) > shapes.getOrDefault("linear", 0) ? "exponential" : "linear";
+            growth = shapes.getOrDefault(GrowthShape.EXPONENTIAL, 0) > shapes.getOrDefault(GrowthShape.LINEAR, 0)
+                    ? GrowthShape.EXPONENTIAL : GrowthShape.LINEAR;
             rate = median(rates);
             bytesRate = median(bytesRates);
         }
         return new GroupHistory(command, peakTasks, peakTasksAt, peakRss, peakRssAt, growth, rate, bytesRate, chains,
                 deepest, init, recursive, cycle, cap, atCap, pressed, java.util.Collections.unmodifiableSet(sources));
+    }
+
+    private static boolean growing(GrowthShape shape) {
+        return shape == GrowthShape.LINEAR || shape == GrowthShape.EXPONENTIAL;
     }
 
     static double median(List<Double> values) {
@@ -118,8 +124,8 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
 
     /** "linear, +32.0 tasks/s", or the shape alone when it is not growing. */
     public String growthWords() {
-        if (growth.equals("linear") || growth.equals("exponential")) return growth + ", " + Words.rate(tasksPerSecond, "tasks");
-        return growth;
+        if (growing(growth)) return growth.json() + ", " + Words.rate(tasksPerSecond, "tasks");
+        return growth.json();
     }
 
     /**
@@ -131,7 +137,7 @@ public record GroupHistory(String command, int peakTasks, double peakTasksSecond
         if (!atCap) return growthWords();
         String limit = cap.map(GroupCap::text).orElse(capTasks >= 0 ? "pids.max " + Words.count(capTasks) : "");
         String atCapWords = "at cap" + (limit.isEmpty() ? "" : ", " + limit);
-        if (growth.equals("linear") || growth.equals("exponential")) return growthWords() + ", then " + atCapWords;
+        if (growing(growth)) return growthWords() + ", then " + atCapWords;
         return atCapWords;
     }
 }

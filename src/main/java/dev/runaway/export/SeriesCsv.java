@@ -97,12 +97,12 @@ public final class SeriesCsv {
         row.put("rss_bytes", g.rssBytes());
         row.put("memory_bytes", g.memoryBytes());
         row.put("memory_source", g.memorySource().json());
-        row.put("growth", g.growth());
-        row.put("tasks_per_second", number(g.tasksPerSecond()));
+        row.put("growth", g.growthShape());
+        row.put("tasks_per_second", number(g.rate()));
         row.put("rss_bytes_per_second", Double.isNaN(g.bytesPerSecond()) ? null : Math.round(g.bytesPerSecond()));
-        row.put("seconds_to_exhaustion", number(g.secondsToExhaustion()));
+        row.put("seconds_to_exhaustion", number(g.secondsLeft()));
         row.put("exhausted_by", g.exhaustedBy());
-        row.put("chains", g.chains());
+        row.put("chains", g.chainCount());
         row.put("deepest_chain", g.deepestChain());
         row.put("parented_to_init", g.parentedToInit());
         row.put("recursive", g.recursive());

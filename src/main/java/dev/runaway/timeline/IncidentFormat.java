@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.runaway.analysis.CgroupLoad;
 import dev.runaway.analysis.GroupCap;
 import dev.runaway.analysis.GrowthFit;
+import dev.runaway.analysis.GrowthShape;
 import dev.runaway.analysis.GroupOrder;
 import dev.runaway.analysis.MemorySource;
 import dev.runaway.sandbox.StopStep;
@@ -15,6 +16,7 @@ import dev.runaway.sandbox.StopStep;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -64,9 +66,9 @@ final class IncidentFormat {
             present.add(g.command());
             if (g.equals(written.put(g.command(), g))) continue;
             ObjectNode o = groups.addObject().put("command", g.command()).put("tasks", g.tasks()).put("rss", g.rssBytes())
-                    .put("growth", g.growth()).put("rate", g.tasksPerSecond()).put("bytesRate", g.bytesPerSecond())
-                    .put("chains", g.chains()).put("deepest", g.deepestChain());
-            if (!Double.isNaN(g.secondsToExhaustion())) o.put("exhaustion", g.secondsToExhaustion()).put("by", g.exhaustedBy());
+                    .put("growth", g.growthShape()).put("rate", g.rate()).put("bytesRate", g.bytesPerSecond())
+                    .put("chains", g.chainCount()).put("deepest", g.deepestChain());
+            g.secondsToExhaustion().ifPresent(left -> o.put("exhaustion", left).put("by", g.exhaustedBy()));
             if (g.parentedToInit()) o.put("init", true);
             if (g.recursive()) o.put("recursive", true);
             if (!g.cycle().isEmpty()) { // a key seen twice along a line has a cycle before it counts as recursion
@@ -143,8 +145,10 @@ final class IncidentFormat {
             List<String> cycle = new ArrayList<>();
             o.path("cycle").forEach(c -> cycle.add(c.asText()));
             current.put(o.path("command").asText(), new GroupPoint(o.path("command").asText(), o.path("tasks").asInt(), o.path("rss").asLong(),
-                    o.path("growth").asText("unknown"), o.path("rate").asDouble(), o.path("bytesRate").asDouble(),
-                    o.path("exhaustion").asDouble(Double.NaN), o.path("by").asText(""), o.path("chains").asInt(),
+                    new GrowthFit(GrowthShape.ofJson(o.path("growth").asText("unknown")), o.path("rate").asDouble(), 0),
+                    o.path("bytesRate").asDouble(),
+                    o.has("exhaustion") ? OptionalDouble.of(o.path("exhaustion").asDouble()) : OptionalDouble.empty(),
+                    o.path("by").asText(""), o.path("chains").asInt(),
                     o.path("deepest").asInt(), o.path("init").asBoolean(), o.path("recursive").asBoolean(),
                     List.copyOf(cycle), o.path("room").asLong(-1), o.path("cap").asLong(-1), o.path("atCap").asBoolean(),
                     o.has("capLimit") ? Optional.of(new GroupCap(o.path("capLimit").asText(), o.path("capValue").asLong()))

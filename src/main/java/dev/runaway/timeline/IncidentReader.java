@@ -89,7 +89,7 @@ public final class IncidentReader {
             GrowthSeries s = series.computeIfAbsent(g.command(), k -> new GrowthSeries(Analyzer.WINDOW_SECONDS));
             s.add(now, g.tasks(), g.rssBytes());
             GrowthFit fit = s.fitTasks();
-            groups.add(g.withGrowth(fit.shape().json(), fit.perSecond(), s.bytesPerSecond()));
+            groups.add(g.withGrowth(fit, s.bytesPerSecond()));
         }
         Set<String> present = live.groups().stream().map(GroupPoint::command).collect(Collectors.toSet());
         series.entrySet().removeIf(e -> !present.contains(e.getKey()) && e.getValue().staleAt(now));
@@ -111,7 +111,7 @@ public final class IncidentReader {
     private static GroupScan runSample(JsonNode n) {
         double seconds = n.path("seconds").asDouble();
         GroupPoint g = new GroupPoint("runaway run (sandbox)", n.path("tasks").asInt(), n.path("rssBytes").asLong(),
-                "unknown", 0, 0, Double.NaN, "", 0, 0, false, false, List.of(), -1);
+                GrowthFit.UNKNOWN, 0, java.util.OptionalDouble.empty(), "", 0, 0, false, false, List.of(), -1);
         Instant time;
         try {
             time = Instant.parse(n.path("time").asText());

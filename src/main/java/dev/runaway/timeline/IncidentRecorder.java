@@ -74,7 +74,7 @@ public final class IncidentRecorder implements AutoCloseable {
         List<GroupPoint> groups = new ArrayList<>();
         // The most severe, and the group shown now wherever it ranks: a replay charts what the console charted.
         for (Group g : s.groups()) {
-            if (groups.size() < Timeline.GROUPS_PER_SCAN || s.watched().contains(g.command())) groups.add(point(g));
+            if (groups.size() < Timeline.GROUPS_PER_SCAN || s.watched().contains(g.command())) groups.add(GroupPoint.of(g));
         }
         List<dev.runaway.analysis.CgroupLoad> cgroups = s.cgroups().subList(0, Math.min(Timeline.GROUPS_PER_SCAN, s.cgroups().size()));
         GroupScan scan = new GroupScan(seconds, s.time(), s.monotonicNanos(), s.processes(), List.copyOf(groups),
@@ -105,16 +105,6 @@ public final class IncidentRecorder implements AutoCloseable {
             write("event", e.seconds(), e.time(), IncidentFormat.event(e));
             timeline.add(e);
         }
-    }
-
-    static GroupPoint point(Group g) {
-        int deepest = 0;
-        for (Chain c : g.chains()) deepest = Math.max(deepest, c.depth());
-        return new GroupPoint(g.command(), g.tasks(), g.rssBytes(), g.tasksGrowth().shape().json(),
-                g.tasksGrowth().perSecond(), g.bytesPerSecond(), g.secondsToExhaustion().orElse(Double.NaN),
-                g.exhaustedBy(), g.chains().size(), deepest, g.parentedToInit(), g.recursive(), g.cycle(), g.cgroupRoom(),
-                g.cgroupMax(), // the cap itself, not tasks + room: the cgroup may also hold a starter or a dying task
-                g.atCap(), g.cap(), g.forksRefused(), g.cgroup(), g.self(), g.memoryBytes(), g.memorySource());
     }
 
     private void write(String type, double seconds, java.time.Instant time, com.fasterxml.jackson.databind.node.ObjectNode fields) {

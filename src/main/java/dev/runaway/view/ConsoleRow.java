@@ -55,26 +55,11 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
     /** A group as a recording kept it: no chains, so the chains cell comes from the recorded counts. */
     public static ConsoleRow of(GroupPoint g) {
         List<String> cells = new ArrayList<>();
-        for (GroupColumn c : GroupColumn.values()) {
-            cells.add(switch (c) {
-                case TASKS -> Integer.toString(g.tasks());
-                case GROWTH -> g.growth();
-                case RATE -> dev.runaway.model.Units.perSecond(g.tasksPerSecond());
-                case MEMORY -> dev.runaway.model.Units.bytes(g.memoryBytes());
-                case EXHAUSTS -> g.atCap() ? "AT CAP " + g.cap().map(dev.runaway.analysis.GroupCap::limit).orElse("")
-                        : Double.isNaN(g.secondsToExhaustion()) ? "-"
-                        : String.format(java.util.Locale.ROOT, "%.0fs %s", g.secondsToExhaustion(), g.exhaustedBy());
-                case CHAINS -> g.chains() + " d" + g.deepestChain();
-                case FLAGS -> (g.atCap() ? "C" : "") + (g.recursive() ? "R" : "") + (g.parentedToInit() ? "I" : "")
-                        + (g.self() ? "S" : "");
-                case COMMAND -> g.command();
-                case CPU, STATES -> "-"; // not recorded
-            });
-        }
+        for (GroupColumn c : GroupColumn.values()) cells.add(c.value(g));
         return new ConsoleRow(Kind.GROUP, "g:" + g.command(), g.command(), List.copyOf(cells), g.command(), null, -1,
-                g.tasks(), g.tasksPerSecond(), g.recursive(), g.parentedToInit(), g.cycle(), "recorded: nothing to stop",
+                g.tasks(), g.rate(), g.recursive(), g.parentedToInit(), g.cycle(), "recorded: nothing to stop",
                 g.atCap(), g.cap().map(dev.runaway.analysis.GroupCap::text).orElse(""), 1, // a recording keeps the cycle, not the count
-                Standing.RECORDED, !Double.isNaN(g.secondsToExhaustion()));
+                Standing.RECORDED, g.secondsToExhaustion().isPresent());
     }
 
     public static ConsoleRow of(Group g, Chain c) {

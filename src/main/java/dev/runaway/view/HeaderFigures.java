@@ -64,17 +64,17 @@ public record HeaderFigures(List<Figure> figures, Optional<Figure> held) {
             f[5] = new Figure("worst group: " + shortCommand(worst.command()), "AT CAP", Severity.CRITICAL);
             f[6] = new Figure("its rate", worst.forksRefused() >= 0
                     ? String.format(Locale.ROOT, "%,d forks refused", worst.forksRefused())
-                    : Units.perSecond(worst.tasksPerSecond()), Severity.CRITICAL);
+                    : Units.perSecond(worst.rate()), Severity.CRITICAL);
             f[7] = new Figure("runs out in", "now: " + cap, Severity.CRITICAL);
         } else if (worst != null) {
-            Severity growth = switch (worst.growth()) {
-                case "exponential" -> Severity.CRITICAL;
-                case "linear" -> worst.tasksPerSecond() >= 10 ? Severity.CRITICAL : Severity.WATCH;
-                default -> Severity.CALM;
+            Severity growth = switch (worst.tasksGrowth().shape()) {
+                case EXPONENTIAL -> Severity.CRITICAL;
+                case LINEAR -> worst.rate() >= 10 ? Severity.CRITICAL : Severity.WATCH;
+                case STEADY, SHRINKING, UNKNOWN -> Severity.CALM;
             };
-            f[5] = new Figure("worst group: " + shortCommand(worst.command()), worst.growth(), growth);
-            f[6] = new Figure("its rate", Units.perSecond(worst.tasksPerSecond()), growth);
-            double left = worst.secondsToExhaustion();
+            f[5] = new Figure("worst group: " + shortCommand(worst.command()), worst.growthShape(), growth);
+            f[6] = new Figure("its rate", Units.perSecond(worst.rate()), growth);
+            double left = worst.secondsLeft();
             f[7] = new Figure("runs out in", Double.isNaN(left) ? "-" : String.format(Locale.ROOT, "%.0f s (%s)", left, worst.exhaustedBy()),
                     Double.isNaN(left) ? Severity.CALM : left < 60 ? Severity.CRITICAL : left < 600 ? Severity.WATCH : Severity.CALM);
         }

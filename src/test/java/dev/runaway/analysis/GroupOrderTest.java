@@ -10,7 +10,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class GroupOrderTest {
     record G(String command, int tasks, boolean atCap, boolean recursive, boolean self, double secondsLeft, double rate,
-             String growthShape) implements RankedGroup {
+             String shape) implements RankedGroup {
+        @Override
+        public GrowthFit tasksGrowth() {
+            return new GrowthFit(GrowthShape.ofJson(shape), rate, 0);
+        }
     }
 
     private static G steady(String c, int tasks) {

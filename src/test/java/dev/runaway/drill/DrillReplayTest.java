@@ -79,7 +79,7 @@ class DrillReplayTest {
         for (int i = 0; i < live.pulses().size(); i++) {
             assertThat(replay.timeline().pulses().get(i).forksPerSecond()).isEqualTo(live.pulses().get(i).forksPerSecond());
         }
-        assertThat(replayed.stream().map(s -> s.group(command)).filter(g -> g != null).map(GroupPoint::growth))
+        assertThat(replayed.stream().map(s -> s.group(command)).filter(g -> g != null).map(GroupPoint::growthShape))
                 .as("it grew in a straight line").contains("linear");
         assertThat(replay.timeline().events()).anySatisfy(e -> {
             assertThat(e.kind()).isEqualTo(dev.runaway.timeline.EventKind.CAP_REACHED);
@@ -106,6 +106,6 @@ class DrillReplayTest {
         List<GroupScan> scans = t.scans();
         if (scans.isEmpty()) return false;
         GroupPoint g = scans.get(scans.size() - 1).group(command);
-        return g != null && g.tasks() >= cap - 2 && g.growth().equals("steady");
+        return g != null && g.tasks() >= cap - 2 && g.tasksGrowth().shape() == dev.runaway.analysis.GrowthShape.STEADY;
     }
 }

@@ -2,6 +2,8 @@
 package dev.runaway.export;
 
 import dev.runaway.analysis.GroupCap;
+import dev.runaway.analysis.GrowthFit;
+import dev.runaway.analysis.GrowthShape;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.GroupScan;
 import org.junit.jupiter.api.Test;
@@ -9,13 +11,14 @@ import org.junit.jupiter.api.Test;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A group's history keeps the cap it pressed on, not the pids.max 0 the guided stop writes. */
 class GroupHistoryTest {
     private static GroupScan scan(double seconds, int tasks, long pidsMax) {
-        GroupPoint p = new GroupPoint("/tmp/drill/tool", tasks, 1 << 20, "steady", 0, 0, Double.NaN, "", 1, tasks, true,
+        GroupPoint p = new GroupPoint("/tmp/drill/tool", tasks, 1 << 20, new GrowthFit(GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "", 1, tasks, true,
                 false, List.of(), Math.max(0, pidsMax - tasks), pidsMax, true,
                 Optional.of(new GroupCap(GroupCap.PIDS_MAX, pidsMax)), 3, "/drill", false);
         return new GroupScan(seconds, Instant.ofEpochSecond(1_700_000_000L + (long) seconds), (long) (seconds * 1e9),

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
+import dev.runaway.analysis.GrowthFit;
+import dev.runaway.analysis.GrowthShape;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.GroupScan;
@@ -13,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,12 +41,11 @@ class HourExportTest {
             List<GroupPoint> groups = new ArrayList<>();
             int runaway = s > 3300 ? (int) Math.min(4000, (s - 3300) * 32) : 0;
             if (runaway > 0) {
-                groups.add(new GroupPoint(IncidentFixtures.DEPLOY, runaway, runaway * 16 * IncidentFixtures.MIB, "linear", 32,
-                        512 * IncidentFixtures.MIB, Double.NaN, "", 1, runaway, false, true, IncidentFixtures.CYCLE, 4096 - runaway));
+                groups.add(new GroupPoint(IncidentFixtures.DEPLOY, runaway, runaway * 16 * IncidentFixtures.MIB, new GrowthFit(GrowthShape.LINEAR, 32, 0),
+                        512 * IncidentFixtures.MIB, OptionalDouble.empty(), "", 1, runaway, false, true, IncidentFixtures.CYCLE, 4096 - runaway));
             }
             for (int g = 0; groups.size() < Timeline.GROUPS_PER_SCAN; g++) {
-                groups.add(new GroupPoint("/usr/bin/daemon-" + g, 40 - g + (int) (s / 400), (100 + g) * IncidentFixtures.MIB, "steady",
-                        0, 0, Double.NaN, "", 1, 2, false, false, List.of(), -1));
+                groups.add(new GroupPoint("/usr/bin/daemon-" + g, 40 - g + (int) (s / 400), (100 + g) * IncidentFixtures.MIB, new GrowthFit(GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "", 1, 2, false, false, List.of(), -1));
             }
             t.add(new GroupScan(s, t.timeAt(s), Math.round(s * 1e9), 900 + runaway, groups));
         }

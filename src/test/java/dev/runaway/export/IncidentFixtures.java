@@ -2,6 +2,8 @@
 package dev.runaway.export;
 
 import dev.runaway.analysis.GroupCap;
+import dev.runaway.analysis.GrowthFit;
+import dev.runaway.analysis.GrowthShape;
 import dev.runaway.sandbox.StopStep;
 import dev.runaway.stop.StepEvents;
 import dev.runaway.timeline.EventKind;
@@ -15,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * Timelines shaped like the source incidents, built point by point: the deploy loop growing in a
@@ -115,12 +118,12 @@ final class IncidentFixtures {
         }
         for (int i = 1; i <= 24; i++) {
             double s = i / 2.0;
-            GroupPoint sleepers = new GroupPoint(SLEEPERS, 10_000, 10_000 * MIB, "steady", 0, 0, Double.NaN, "", 10_000, 1,
+            GroupPoint sleepers = new GroupPoint(SLEEPERS, 10_000, 10_000 * MIB, new GrowthFit(GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "", 10_000, 1,
                     true, false, List.of(), -1);
             List<GroupPoint> groups = new ArrayList<>(List.of(sleepers));
             if (s >= 2 && s < 9.05) {
                 // recorded as the analyzer sees it: flat at its cap, every fork refused
-                groups.add(0, new GroupPoint(DEPLOY, 200, 40 * GIB, "steady", 0, 0, Double.NaN, "", 1, 200, false, false,
+                groups.add(0, new GroupPoint(DEPLOY, 200, 40 * GIB, new GrowthFit(GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "", 1, 200, false, false,
                         List.of(), 0, 200, true, Optional.of(new GroupCap(GroupCap.PIDS_MAX, 200)), 12,
                         "/runaway-sandbox.drill", false));
             }
@@ -178,13 +181,13 @@ final class IncidentFixtures {
 
     private static GroupScan scan(Timeline t, double s, int tasks, long rss, String growth, double rate, double bytesRate,
                                   long room, boolean recursive) {
-        GroupPoint deploy = new GroupPoint(DEPLOY, tasks, rss, growth, rate, bytesRate, Double.NaN, "", 1, tasks, false,
+        GroupPoint deploy = new GroupPoint(DEPLOY, tasks, rss, new GrowthFit(GrowthShape.ofJson(growth), rate, 0), bytesRate, OptionalDouble.empty(), "", 1, tasks, false,
                 recursive, recursive ? CYCLE : List.of(), room);
         return new GroupScan(s, t.timeAt(s), Math.round(s * 1e9), BASELINE_TASKS + tasks, List.of(deploy, other(1)));
     }
 
     private static GroupPoint other(int tasks) {
-        return new GroupPoint("/usr/lib/systemd/systemd-journald", tasks, 40 * MIB, "steady", 0, 0, Double.NaN, "", 1, 1,
+        return new GroupPoint("/usr/lib/systemd/systemd-journald", tasks, 40 * MIB, new GrowthFit(GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "", 1, 1,
                 false, false, List.of(), -1);
     }
 

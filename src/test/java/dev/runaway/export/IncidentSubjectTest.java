@@ -41,10 +41,10 @@ class IncidentSubjectTest {
         assertThat(tasks.subtitle()).startsWith("deploy.sh: at cap, pids.max 200, peak 200 tasks").doesNotContain("steady");
 
         // one that grew and then reached its cap: both told
-        GroupHistory grew = new GroupHistory("/bin/tool", 600, 10, 0, 10, "linear", 32, 0, 1, 1, false, false, List.of(),
+        GroupHistory grew = new GroupHistory("/bin/tool", 600, 10, 0, 10, dev.runaway.analysis.GrowthShape.LINEAR, 32, 0, 1, 1, false, false, List.of(),
                 600, true, Optional.empty(), java.util.Set.of());
         assertThat(grew.stateWords()).isEqualTo("linear, +32.0 tasks/s, then at cap, pids.max 600");
-        GroupHistory calm = new GroupHistory("/bin/tool", 6, 10, 0, 10, "steady", 0, 0, 1, 1, false, false, List.of(),
+        GroupHistory calm = new GroupHistory("/bin/tool", 6, 10, 0, 10, dev.runaway.analysis.GrowthShape.STEADY, 0, 0, 1, 1, false, false, List.of(),
                 600, false, Optional.empty(), java.util.Set.of());
         assertThat(calm.stateWords()).isEqualTo("steady");
     }

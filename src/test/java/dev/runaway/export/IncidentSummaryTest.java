@@ -29,7 +29,7 @@ class IncidentSummaryTest {
 
         GroupHistory worst = s.worstGroup().orElseThrow();
         assertThat(worst.command()).isEqualTo(IncidentFixtures.DEPLOY);
-        assertThat(worst.growth()).as("linear while it grew, though steady at its cap").isEqualTo("linear");
+        assertThat(worst.growth()).as("linear while it grew, though steady at its cap").isEqualTo(dev.runaway.analysis.GrowthShape.LINEAR);
         assertThat(worst.tasksPerSecond()).isCloseTo(32, within(1e-9));
         assertThat(worst.bytesPerSecond()).isCloseTo(250.0 * IncidentFixtures.MIB, within(1.0));
         assertThat(worst.peakTasks()).isEqualTo(200);
@@ -57,7 +57,7 @@ class IncidentSummaryTest {
         GroupHistory worst = s.worstGroup().orElseThrow();
         assertThat(worst.peakTasks()).isEqualTo(IncidentFixtures.deployTasks(5.5));
         assertThat(worst.peakMemoryBytes()).isEqualTo(IncidentFixtures.deployRss(5.5));
-        assertThat(worst.growth()).isEqualTo("linear");
+        assertThat(worst.growth()).isEqualTo(dev.runaway.analysis.GrowthShape.LINEAR);
         assertThat(worst.capTasks()).as("no pids.max known").isEqualTo(-1);
         assertThat(s.oom().kernelKills()).isEqualTo(1);
         assertThat(s.oom().episodes()).singleElement().satisfies(e -> {

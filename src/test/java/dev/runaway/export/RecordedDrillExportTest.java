@@ -86,7 +86,7 @@ class RecordedDrillExportTest {
         GroupHistory group = GroupHistory.of(incident.timeline().scans()).stream().filter(g -> g.command().equals(command))
                 .findFirst().orElseThrow();
         assertThat(group.peakTasks()).isBetween(195, 200);
-        assertThat(group.growth()).isEqualTo("linear");
+        assertThat(group.growth()).isEqualTo(dev.runaway.analysis.GrowthShape.LINEAR);
         // The recorded rate is the drill's as seen from outside (the median of the scans' rates
         // while it grew against the average to the cap, start-up included), and never more than
         // its aim allows.

@@ -61,8 +61,8 @@ class IncidentRecorderTest {
             GroupPoint a = live.scans().get(s).groups().get(0), b = replay.timeline().scans().get(s).groups().get(0);
             assertThat(b).isEqualTo(a); // growth fitted again from the recorded counts: the same, to the bit
         }
-        assertThat(live.scans().get(11).groups().get(0).growth()).isEqualTo("linear");
-        assertThat(live.scans().get(11).groups().get(0).tasksPerSecond()).isCloseTo(32.0, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(live.scans().get(11).groups().get(0).growthShape()).isEqualTo("linear");
+        assertThat(live.scans().get(11).groups().get(0).rate()).isCloseTo(32.0, org.assertj.core.data.Offset.offset(1e-6));
     }
 
     @Test

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.ui;
 
+import dev.runaway.analysis.GrowthFit;
+import dev.runaway.analysis.GrowthShape;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.timeline.GroupScan;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -86,7 +89,7 @@ class ChartFeedTest {
     }
 
     private static GroupScan scan(double s, int tasks) {
-        GroupPoint g = new GroupPoint("/tmp/tool", tasks, 0, "linear", 1, 0, Double.NaN, "", 1, tasks, true, false, List.of(), -1);
+        GroupPoint g = new GroupPoint("/tmp/tool", tasks, 0, new GrowthFit(GrowthShape.LINEAR, 1, 0), 0, OptionalDouble.empty(), "", 1, tasks, true, false, List.of(), -1);
         return new GroupScan(s, Instant.EPOCH, 0, 100, List.of(g));
     }
 }

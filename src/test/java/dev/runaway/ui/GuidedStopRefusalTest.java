@@ -3,6 +3,7 @@ package dev.runaway.ui;
 
 import dev.runaway.analysis.Group;
 import dev.runaway.analysis.GrowthFit;
+import dev.runaway.analysis.GrowthShape;
 import dev.runaway.timeline.GroupPoint;
 import dev.runaway.view.ConsoleRow;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GuidedStopRefusalTest {
     @Test
     void aRecordedRowIsRefusedAndALiveOneIsNot() {
-        GroupPoint point = new GroupPoint("/tmp/x", 9, 4096, "steady", 0, 0, Double.NaN, "", 1, 1, false, false, List.of(), -1);
+        GroupPoint point = new GroupPoint("/tmp/x", 9, 4096, new GrowthFit(GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "", 1, 1, false, false, List.of(), -1);
         ConsoleRow recorded = ConsoleRow.of(point);
         ConsoleRow relabelled = new ConsoleRow(recorded.kind(), recorded.key(), recorded.name(), recorded.cells(), recorded.command(),
                 null, -1, 9, 0, false, false, List.of(), "every process of /tmp/x", false, "", 1, ConsoleRow.Standing.RECORDED, false);

@@ -29,7 +29,7 @@ class ConsoleRowStandingTest {
         assertThat(gone.standing()).isEqualTo(ConsoleRow.Standing.GONE);
         assertThat(gone.critical()).isFalse();
         assertThat(gone.gone()).isSameAs(gone);
-        GroupPoint recorded = new GroupPoint("/tmp/gone", 9, 4096, "linear", 40, 0, 30, "pid_max", 1, 1, false, false, List.of(), -1);
+        GroupPoint recorded = new GroupPoint("/tmp/gone", 9, 4096, new GrowthFit(GrowthShape.LINEAR, 40, 0), 0, OptionalDouble.of(30), "pid_max", 1, 1, false, false, List.of(), -1);
         assertThat(ConsoleRow.of(recorded).standing()).isEqualTo(ConsoleRow.Standing.RECORDED);
         assertThat(ConsoleRow.of(recorded).critical()).as("running out, as recorded").isTrue();
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.view;
 
+import dev.runaway.analysis.GrowthFit;
+import dev.runaway.analysis.GrowthShape;
 import dev.runaway.guard.GuardRule;
 import dev.runaway.guard.HeldGroup;
 import dev.runaway.timeline.GroupPoint;
@@ -9,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalDouble;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +29,7 @@ class HeaderFiguresTest {
 
     @Test
     void aRunawayNearItsLimitsIsCritical() {
-        GroupPoint worst = new GroupPoint("/tmp/runaway-drill-linear/worker --level 3", 27_000, 12 * GIB, "linear", 32.0, 0, 45,
+        GroupPoint worst = new GroupPoint("/tmp/runaway-drill-linear/worker --level 3", 27_000, 12 * GIB, new GrowthFit(GrowthShape.LINEAR, 32.0, 0), 0, OptionalDouble.of(45),
                 "pid_max", 3, 800, true, false, List.of(), -1);
         HeaderFigures h = HeaderFigures.of(pulse(27_000, 2500, 8 * GIB, 0, 35.0), worst);
         assertThat(h.figures()).extracting(HeaderFigures.Figure::severity).containsExactly(Severity.CRITICAL, Severity.CRITICAL,
@@ -39,7 +42,7 @@ class HeaderFiguresTest {
 
     @Test
     void aDrillAtItsCapIsRedAndNamedAtCapWhateverItsGrowth() {
-        GroupPoint drill = new GroupPoint("/tmp/runaway-drill-cap/worker", 599, 600L << 20, "steady", 0, 0, Double.NaN, "",
+        GroupPoint drill = new GroupPoint("/tmp/runaway-drill-cap/worker", 599, 600L << 20, new GrowthFit(GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "",
                 1, 3, true, false, List.of(), 1, 600, true,
                 java.util.Optional.of(new dev.runaway.analysis.GroupCap("pids.max", 600)), 1234, "/sbx", false);
         HeaderFigures h = HeaderFigures.of(pulse(2000, 3, 8 * GIB, 6 * GIB, 0.0), drill);
