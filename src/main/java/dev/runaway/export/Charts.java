@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
-import dev.runaway.sandbox.StopStep;
 import dev.runaway.stop.StepEvents;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.GroupPoint;
@@ -195,7 +194,7 @@ public final class Charts {
     private List<Chart.Mark> marks(TimeAxis axis, java.util.Set<String> plotted) {
         List<Chart.Mark> marks = new ArrayList<>();
         Map<String, int[]> repeats = new LinkedHashMap<>(); // one mark per kind and title: the first, with a count
-        Map<StopStep.Phase, TimelineEvent> steps = new LinkedHashMap<>();
+        List<TimelineEvent> steps = new ArrayList<>();
         for (TimelineEvent e : timeline.events()) {
             if (e.seconds() < axis.from() || e.seconds() > axis.to()) continue;
             switch (e.kind()) {
@@ -207,13 +206,7 @@ public final class Charts {
                 case RECURSION -> {
                     if (plotted.contains(e.command())) once(marks, repeats, new Chart.Mark(e.seconds(), e.title(), Chart.TOTAL, "recursion found"));
                 }
-                case STOP_STEP -> e.step().ifPresent(step -> {
-                    // The first of each phase, but for confirm zero the moment zero was confirmed.
-                    TimelineEvent before = steps.get(step.phase());
-                    if (before == null || (step.phase() == StopStep.Phase.CONFIRM_ZERO && !StepEvents.zeroConfirmed(before))) {
-                        steps.put(step.phase(), e);
-                    }
-                });
+                case STOP_STEP -> steps.add(e);
                 default -> {
                 }
             }
@@ -223,11 +216,8 @@ public final class Charts {
             int n = repeats.get(m.legend() + "\u0000" + m.label())[0];
             if (n > 1) marks.set(i, new Chart.Mark(m.seconds(), m.label() + " (\u00d7" + n + ")", m.color(), m.legend()));
         }
-        for (TimelineEvent e : steps.values()) {
-            TimelineEvent.Step step = e.step().orElseThrow();
-            marks.add(new Chart.Mark(e.seconds(), step.phase().words() + " (" + step.action().words() + ")", Chart.STOP,
-                    "guided stop step"));
-        }
+        // The first of each phase, but for confirm zero the moment zero was confirmed.
+        for (TimelineEvent e : StepEvents.marked(steps)) marks.add(new Chart.Mark(e.seconds(), StepEvents.label(e), Chart.STOP, "guided stop step"));
         for (OomEpisode o : summary.oom().episodes()) {
             if (o.toSeconds() < axis.from() || o.fromSeconds() > axis.to()) continue;
             marks.add(new Chart.Mark(Math.max(axis.from(), o.fromSeconds()), oomTitle(o), o.kind() == EventKind.OOMD_KILL ? Chart.OOMD : Chart.OOM,

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
-import dev.runaway.sandbox.StopStep;
 import dev.runaway.stop.StepEvents;
 import dev.runaway.stop.StopEngine;
 import dev.runaway.timeline.EventKind;
@@ -106,7 +105,7 @@ public record IncidentSummary(String source, Instant started, double fromSeconds
         }
         List<String> restored = new ArrayList<>();
         for (TimelineEvent e : steps) {
-            if (e.isStep(StopStep.Phase.RESTORE)) restored.add(e.detail() + (e.count() > 0 ? " (" + e.count() + ")" : ""));
+            if (StepEvents.restores(e)) restored.add(e.detail() + (e.count() > 0 ? " (" + e.count() + ")" : ""));
         }
 
         List<GroupHistory> subjects = subjects(groups, asked.isEmpty() ? stopped(stop) : asked);
