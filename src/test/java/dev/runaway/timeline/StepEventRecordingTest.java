@@ -19,6 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StepEventRecordingTest {
     private static final Instant WALL = Instant.parse("2026-12-05T12:00:00Z");
 
+    /** A version 2 recording of these lines, as a writer of its time wrote them. */
+    private static Path recording(Path file, String... lines) throws java.io.IOException {
+        String header = "{\"type\":\"header\",\"format\":\"runaway-recording\",\"version\":2,\"started\":\"" + WALL + "\"}";
+        return Files.writeString(file, header + "\n" + String.join("\n", lines) + "\n");
+    }
+
     @Test
     void aStepsTypesTravelWithItsEventWhateverItsWordsSay(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("incident.jsonl");
@@ -36,17 +42,14 @@ class StepEventRecordingTest {
 
     @Test
     void aRecordingFromBeforeTheStepsTypesReadsThemFromItsWordsOnce(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("old.jsonl");
-        Files.writeString(file, String.join("\n",
-                "{\"type\":\"header\",\"format\":\"runaway-recording\",\"version\":2,\"started\":\"2026-12-05T12:00:00Z\",\"source\":\"stop\"}",
+        Path file = recording(dir.resolve("old.jsonl"),
                 "{\"type\":\"event\",\"time\":\"2026-12-05T12:00:01Z\",\"seconds\":1.0,\"kind\":\"stop-step\",\"title\":\"stop growth\","
                         + "\"detail\":\"pids.max 0: capped /runaway.x\",\"count\":40,\"command\":\"/tmp/x\",\"millis\":3}",
                 "{\"type\":\"event\",\"time\":\"2026-12-05T12:00:02Z\",\"seconds\":2.0,\"kind\":\"stop-step\",\"title\":\"kill\","
                         + "\"detail\":\"sigkill: failed: not permitted\",\"count\":2,\"command\":\"/tmp/x\",\"millis\":1}",
                 "{\"type\":\"event\",\"time\":\"2026-12-05T12:00:03Z\",\"seconds\":3.0,\"kind\":\"stop-step\",\"title\":\"confirm zero\","
                         + "\"detail\":\"rescan\",\"count\":0,\"command\":\"/tmp/x\",\"millis\":2000}",
-                "{\"type\":\"event\",\"time\":\"2026-12-05T12:00:04Z\",\"seconds\":4.0,\"kind\":\"note\",\"title\":\"stop growth\"}",
-                ""));
+                "{\"type\":\"event\",\"time\":\"2026-12-05T12:00:04Z\",\"seconds\":4.0,\"kind\":\"note\",\"title\":\"stop growth\"}");
         var events = IncidentReader.read(file).timeline().events();
         assertThat(events.get(0).step()).contains(new TimelineEvent.Step(StopStep.Phase.STOP_GROWTH, StopStep.Action.PIDS_MAX_ZERO,
                 StopStep.Result.DONE));
@@ -59,12 +62,9 @@ class StepEventRecordingTest {
 
     @Test
     void aStepNamedByANewerWriterIsKeptAsAnEventWithoutTypes(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("newer.jsonl");
-        Files.writeString(file, String.join("\n",
-                "{\"type\":\"header\",\"format\":\"runaway-recording\",\"version\":2,\"started\":\"2026-12-05T12:00:00Z\"}",
+        Path file = recording(dir.resolve("newer.jsonl"),
                 "{\"type\":\"event\",\"seconds\":1.0,\"kind\":\"stop-step\",\"title\":\"stop growth\",\"detail\":\"freeze: x\","
-                        + "\"phase\":\"STOP_GROWTH\",\"action\":\"TELEPORT\",\"result\":\"DONE\"}",
-                ""));
+                        + "\"phase\":\"STOP_GROWTH\",\"action\":\"TELEPORT\",\"result\":\"DONE\"}");
         TimelineEvent e = IncidentReader.read(file).timeline().events().get(0);
         assertThat(e.kind()).isEqualTo(EventKind.STOP_STEP);
         assertThat(e.step()).isEmpty();
