@@ -7,6 +7,7 @@ import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
 import dev.runaway.sys.LibC;
+import dev.runaway.sys.Signal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -82,7 +83,7 @@ class ProcEventsTest {
                 for (int pid : box.memberPids()) {
                     if (killed == 20) break;
                     boolean sleeper = !starters.contains(pid) && ProcStat.read(PROC, pid).map(s -> s.state() != 'Z').orElse(false);
-                    if (sleeper && LibC.INSTANCE.kill(pid, LibC.SIGKILL) == 0) killed++;
+                    if (sleeper && LibC.INSTANCE.kill(pid, Signal.SIGKILL) == 0) killed++;
                 }
                 assertThat(killed).isEqualTo(20);
                 starters.add((int) sleepers(box, 20).pid());

@@ -4,6 +4,7 @@ package dev.runaway.sandbox;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.sys.LibC;
+import dev.runaway.sys.Signal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -40,7 +41,7 @@ class SandboxCrashTest {
     void nextStartTearsDownWhenOwnerAndWatchdogAreKilled() throws Exception {
         try (Sandbox outer = Sandboxes.create(SandboxSpec.of("test-crash-outer", 96))) {
             Held held = hold(outer);
-            assertThat(LibC.INSTANCE.kill(held.watchdogPid, LibC.SIGKILL)).isZero();
+            assertThat(LibC.INSTANCE.kill(held.watchdogPid, Signal.SIGKILL)).isZero();
             held.jvm.destroyForcibly().waitFor();
             Thread.sleep(1_500);
             assertThat(held.sandbox.dirs().memberDir()).as("nothing else took it down").exists();
