@@ -8,6 +8,7 @@ import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
 import dev.runaway.sys.LibC;
 import dev.runaway.sys.Signal;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -82,7 +83,7 @@ class ProcEventsTest {
                 int killed = 0;
                 for (int pid : box.memberPids()) {
                     if (killed == 20) break;
-                    boolean sleeper = !starters.contains(pid) && ProcStat.read(PROC, pid).map(s -> s.state() != 'Z').orElse(false);
+                    boolean sleeper = !starters.contains(pid) && Alive.is(pid);
                     if (sleeper && LibC.INSTANCE.kill(pid, Signal.SIGKILL) == 0) killed++;
                 }
                 assertThat(killed).isEqualTo(20);
@@ -93,7 +94,7 @@ class ProcEventsTest {
                 Set<Integer> ours = new HashSet<>();
                 for (ProcessSample p : seen) if (members.contains(p.pid()) && p.state() != 'Z') ours.add(p.pid());
                 Set<Integer> living = new HashSet<>();
-                for (int pid : members) if (ProcStat.read(PROC, pid).map(s -> s.state() != 'Z').orElse(false)) living.add(pid);
+                for (int pid : members) if (Alive.is(pid)) living.add(pid);
                 assertThat(ours).as("round %d: the table's members of the sandbox are its living members", round)
                         .isEqualTo(living);
             }
