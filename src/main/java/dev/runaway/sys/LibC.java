@@ -22,6 +22,9 @@ public interface LibC extends Library {
 
     int getpagesize();
 
+    /** libc's words for an errno. */
+    String strerror(int errno);
+
     int CLOCK_REALTIME = 0;
     int CLOCK_MONOTONIC = 1;
     int CLOCK_BOOTTIME = 7;

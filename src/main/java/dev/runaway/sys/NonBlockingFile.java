@@ -34,8 +34,6 @@ public final class NonBlockingFile implements AutoCloseable {
         int poll(Pointer fds, long nfds, int timeoutMillis) throws LastErrorException;
 
         int close(int fd);
-
-        String strerror(int errno);
     }
 
     private final int fd;
@@ -89,7 +87,6 @@ public final class NonBlockingFile implements AutoCloseable {
     }
 
     private static ErrnoException failed(LastErrorException e) {
-        int errno = e.getErrorCode();
-        return new ErrnoException(errno, Calls.INSTANCE.strerror(errno), e);
+        return new ErrnoException(e.getErrorCode(), e);
     }
 }
