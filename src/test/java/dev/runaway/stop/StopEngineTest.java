@@ -53,7 +53,7 @@ class StopEngineTest {
             StopEngine.Outcome outcome = run(plan);
             assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
             assertThat(drill.sandbox().memberPids()).isEmpty();
-            assertThat(Alive.is(bystander)).as("a process outside the targets").isTrue();
+            assertThat(alive(bystander)).as("a process outside the targets").isTrue();
             assertThat(outcome.steps()).extracting(dev.runaway.sandbox.StopStep::step)
                     .containsSubsequence("stop growth", "kill", "confirm zero", "restore");
         }
@@ -165,7 +165,7 @@ class StopEngineTest {
             ProcessIdentity stale = new ProcessIdentity(sleeper.pid(), sleeper.startTicks() - 1); // "the same pid, earlier"
             assertThat(Pidfd.signal(PROC, stale, 9)).isEqualTo(Pidfd.Result.GONE);
             Thread.sleep(200);
-            assertThat(Alive.is(sleeper)).as("the process now holding the pid").isTrue();
+            assertThat(alive(sleeper)).as("the process now holding the pid").isTrue();
             assertThat(Pidfd.signal(PROC, sleeper, 9)).isEqualTo(Pidfd.Result.SENT);
         }
     }
@@ -193,6 +193,10 @@ class StopEngineTest {
     private static ProcessIdentity startSleeper(Sandbox box) throws Exception {
         Process p = box.start(new ProcessBuilder("sleep", "300"));
         return ProcStat.read(PROC, (int) p.pid()).orElseThrow().identity();
+    }
+
+    private static boolean alive(ProcessIdentity id) {
+        return Alive.is(id);
     }
 
     private static int mode(Path file) throws Exception {
