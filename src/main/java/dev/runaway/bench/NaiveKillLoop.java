@@ -3,6 +3,7 @@ package dev.runaway.bench;
 
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.sys.LibC;
+import dev.runaway.sys.Signal;
 
 import java.time.Duration;
 import java.util.Set;
@@ -34,7 +35,7 @@ public final class NaiveKillLoop {
             int killed = 0;
             Set<Integer> mine = allowed.get();
             for (int pid : reader.pids()) {
-                if (mine.contains(pid) && LibC.INSTANCE.kill(pid, LibC.SIGKILL) == 0) killed++;
+                if (mine.contains(pid) && LibC.INSTANCE.kill(pid, Signal.SIGKILL) == 0) killed++;
             }
             if (killed == 0) return rounds;
             Thread.sleep(PERIOD.toMillis());

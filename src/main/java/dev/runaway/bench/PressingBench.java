@@ -223,7 +223,7 @@ public final class PressingBench {
                 String stuck = ended ? "" : whereStuck(stop.pid());
                 if (!ended && stuck.contains("java")) {
                     // A JVM prints its threads' Java stacks on SIGQUIT, to its standard output (the file read below).
-                    dev.runaway.sys.LibC.INSTANCE.kill((int) stop.pid(), 3);
+                    dev.runaway.sys.LibC.INSTANCE.kill((int) stop.pid(), dev.runaway.sys.Signal.SIGQUIT);
                     Thread.sleep(2000);
                 }
                 if (!ended) stop.destroyForcibly();

@@ -14,6 +14,7 @@ import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
 import dev.runaway.sys.LibC;
 import dev.runaway.sys.Sched;
+import dev.runaway.sys.Signal;
 import oshi.SystemInfo;
 import oshi.software.os.OperatingSystem;
 
@@ -252,7 +253,7 @@ public final class ScanBench {
             int killed = 0;
             for (int pid : sandbox.memberPids()) {
                 if (killed >= churn) break;
-                if (LibC.INSTANCE.kill(pid, LibC.SIGKILL) == 0) killed++; // a member of our own sandbox
+                if (LibC.INSTANCE.kill(pid, Signal.SIGKILL) == 0) killed++; // a member of our own sandbox
             }
             startSleepers(sandbox, churn);
             Thread.sleep(200);

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.procfs;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Platform;
-import dev.runaway.sys.LibC;
+import dev.runaway.sys.DirectoryEntries;
 
 import java.io.File;
 import java.util.Arrays;
@@ -16,49 +14,33 @@ import java.util.Arrays;
  * the system call is not available.
  */
 final class PidLister {
-    private static final long SYS_GETDENTS64 = Platform.isIntel() && Platform.is64Bit() ? 217
-            : Platform.isARM() && Platform.is64Bit() ? 61 : -1;
     private static final int BUFFER_BYTES = 256 * 1024;
 
     private final String dir;
-    private Memory buffer; // allocated on first use: a reader that only reads files needs none
-    private byte[] bytes;
+    private DirectoryEntries entries; // made on first use: a reader that only reads files needs no buffer
     private int[] pids = new int[4096];
+    private int found;
 
     PidLister(String dir) {
         this.dir = dir;
     }
 
     int[] list() {
-        if (SYS_GETDENTS64 < 0) return listPortably();
-        if (buffer == null) {
-            buffer = new Memory(BUFFER_BYTES);
-            bytes = new byte[BUFFER_BYTES];
-        }
-        int fd = LibC.INSTANCE.open(dir, LibC.O_RDONLY | LibC.O_DIRECTORY | LibC.O_CLOEXEC);
-        if (fd < 0) return listPortably();
-        int n = 0;
-        try {
-            while (true) {
-                long got = LibC.INSTANCE.syscall(SYS_GETDENTS64, fd, buffer, BUFFER_BYTES);
-                if (got < 0) return listPortably();
-                if (got == 0) break;
-                buffer.read(0, bytes, 0, (int) got);
-                n = parse(bytes, (int) got, n);
-            }
-        } finally {
-            LibC.INSTANCE.close(fd);
-        }
-        int[] result = Arrays.copyOf(pids, n);
+        if (!DirectoryEntries.available()) return listPortably();
+        if (entries == null) entries = new DirectoryEntries(BUFFER_BYTES);
+        found = 0;
+        if (!entries.read(dir, this::parse)) return listPortably();
+        int[] result = Arrays.copyOf(pids, found);
         Arrays.sort(result);
         return result;
     }
 
     /**
      * struct linux_dirent64 { u64 d_ino; s64 d_off; u16 d_reclen; u8 d_type; char d_name[]; }:
-     * the name starts at byte 19 of each record and ends at a NUL.
+     * the name starts at byte 19 of each record and ends at a NUL. Adds the pids to those {@link #found}.
      */
-    private int parse(byte[] b, int length, int n) {
+    private void parse(byte[] b, int length) {
+        int n = found;
         int at = 0;
         while (at + 19 < length) {
             int reclen = (b[at + 16] & 0xff) | (b[at + 17] & 0xff) << 8;
@@ -77,7 +59,7 @@ final class PidLister {
             }
             at += reclen;
         }
-        return n;
+        found = n;
     }
 
     private int[] listPortably() {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.procfs;
 
-import com.sun.jna.LastErrorException;
-import com.sun.jna.Memory;
-import dev.runaway.sys.Netlink;
+import dev.runaway.sys.ProcConnector;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Optional;
 
 /**
@@ -16,20 +16,19 @@ import java.util.Optional;
  * {@link #drain} says so and the caller lists /proc again.
  */
 public final class ProcEvents implements AutoCloseable, EventFeed {
-    private static final int CN_IDX_PROC = 1;
-    private static final int CN_VAL_PROC = 1;
-    private static final int PROC_CN_MCAST_LISTEN = 1;
     private static final int PROC_EVENT_FORK = 0x1;
     private static final int PROC_EVENT_EXIT = 0x80000000;
-    private static final int NLMSG_HDR = 16;
-    private static final int CN_MSG = 20;
+    private static final int NLMSG_HDR = ProcConnector.NLMSG_HDR;
+    private static final int CN_MSG = ProcConnector.CN_MSG;
     /** proc_event: what, cpu, timestamp_ns, then the event's data. */
     private static final int EVENT_DATA = NLMSG_HDR + CN_MSG + 16;
     private static final int RECEIVE_BUFFER = 16 << 20;
+    private static final int MESSAGE_BYTES = 64 * 1024;
 
-    private final int fd;
-    private final Memory buffer = new Memory(64 * 1024);
-    private boolean closed; // the descriptor's number may be reused by then: never read it again
+    private final ProcConnector connector;
+    private final byte[] bytes = new byte[MESSAGE_BYTES];
+    /** The received message, read as the kernel wrote it (native byte order). */
+    private final ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
 
     /** What a drain found: new processes (tgids) and processes that exited, in arrival order. */
     public interface Sink {
@@ -48,47 +47,13 @@ public final class ProcEvents implements AutoCloseable, EventFeed {
         }
     }
 
-    private ProcEvents(int fd) {
-        this.fd = fd;
+    private ProcEvents(ProcConnector connector) {
+        this.connector = connector;
     }
 
     /** Subscribes to the machine's process events, or empty when not allowed (no CAP_NET_ADMIN). */
     public static Optional<ProcEvents> open() {
-        Netlink net;
-        try {
-            net = Netlink.INSTANCE;
-        } catch (UnsatisfiedLinkError noLibc) {
-            return Optional.empty();
-        }
-        int fd = -1;
-        try {
-            fd = net.socket(Netlink.AF_NETLINK, Netlink.SOCK_DGRAM | Netlink.SOCK_CLOEXEC, Netlink.NETLINK_CONNECTOR);
-            Memory size = new Memory(4);
-            size.setInt(0, RECEIVE_BUFFER);
-            try {
-                net.setsockopt(fd, Netlink.SOL_SOCKET, Netlink.SO_RCVBUFFORCE, size, 4); // beyond rmem_max: root only
-            } catch (LastErrorException notRoot) {
-                net.setsockopt(fd, Netlink.SOL_SOCKET, Netlink.SO_RCVBUF, size, 4);
-            }
-            Memory address = new Memory(12); // sockaddr_nl: family, pad, pid, groups
-            address.clear();
-            address.setShort(0, (short) Netlink.AF_NETLINK);
-            address.setInt(8, CN_IDX_PROC);
-            net.bind(fd, address, 12);
-            Memory listen = new Memory(NLMSG_HDR + CN_MSG + 4);
-            listen.clear();
-            listen.setInt(0, NLMSG_HDR + CN_MSG + 4);  // nlmsg_len
-            listen.setShort(4, (short) 3);              // NLMSG_DONE
-            listen.setInt(NLMSG_HDR, CN_IDX_PROC);      // cn_msg.id.idx
-            listen.setInt(NLMSG_HDR + 4, CN_VAL_PROC);  // cn_msg.id.val
-            listen.setShort(NLMSG_HDR + 16, (short) 4); // cn_msg.len
-            listen.setInt(NLMSG_HDR + CN_MSG, PROC_CN_MCAST_LISTEN);
-            net.send(fd, listen, NLMSG_HDR + CN_MSG + 4, 0);
-            return Optional.of(new ProcEvents(fd));
-        } catch (LastErrorException refused) {
-            if (fd >= 0) net.close(fd);
-            return Optional.empty();
-        }
+        return ProcConnector.open(RECEIVE_BUFFER, MESSAGE_BYTES).map(ProcEvents::new);
     }
 
     /**
@@ -97,21 +62,16 @@ public final class ProcEvents implements AutoCloseable, EventFeed {
      */
     @Override
     public synchronized boolean drain(Sink sink) {
-        if (closed) return false;
+        if (connector.closed()) return false;
         boolean complete = true;
         while (true) {
-            long got;
-            try {
-                got = Netlink.INSTANCE.recv(fd, buffer, buffer.size(), Netlink.MSG_DONTWAIT);
-            } catch (LastErrorException e) {
-                if (e.getErrorCode() == Netlink.ENOBUFS) {
-                    complete = false; // some were dropped; keep reading what is left
-                    continue;
-                }
-                return complete; // EAGAIN: nothing more queued
+            int got = connector.receive(bytes);
+            if (got == ProcConnector.OVERFLOWED) {
+                complete = false; // some were dropped; keep reading what is left
+                continue;
             }
-            if (got <= 0) return complete;
-            parse((int) got, sink);
+            if (got <= 0) return complete; // nothing more queued
+            parse(got, sink);
         }
     }
 
@@ -137,8 +97,6 @@ public final class ProcEvents implements AutoCloseable, EventFeed {
 
     @Override
     public synchronized void close() {
-        if (closed) return;
-        closed = true;
-        Netlink.INSTANCE.close(fd);
+        connector.close();
     }
 }

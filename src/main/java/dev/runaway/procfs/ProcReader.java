@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.procfs;
 
-import com.sun.jna.Platform;
+import dev.runaway.sys.Errno;
 import dev.runaway.sys.ProcCalls;
 
 import java.io.FileInputStream;
@@ -26,27 +26,21 @@ public final class ProcReader {
     private final String rootText;
     private final byte[] buffer = new byte[BUFFER_BYTES];
     private final PidLister pids;
-    /** The system calls' buffers: native memory, copied into {@link #buffer} as far as read. */
-    private final com.sun.jna.Memory nativeBuffer;
-    private final com.sun.jna.Memory statBuffer;
     private static final int PATH_BYTES = 4096;
 
     /**
-     * open, read, close, readlink and stat straight through libc, directly mapped ({@link
-     * ProcCalls}): at 50,000 new processes a second NIO's readSymbolicLink and getAttribute cost
-     * more than the system calls themselves, and so did a FileInputStream per file in a cold JVM.
+     * open, read, close, readlink and stat straight through libc, directly mapped, into native
+     * buffers this reader keeps ({@link ProcCalls}); null where there is no libc. At 50,000 new
+     * processes a second NIO's readSymbolicLink and getAttribute cost more than the system calls
+     * themselves, and so did a FileInputStream per file in a cold JVM.
      */
-    private static final boolean FAST_SYSCALLS = Platform.isLinux();
-    /** Where st_uid sits in struct stat: x86_64 and the generic layout (aarch64, riscv64). */
-    private static final int STAT_UID_OFFSET = !FAST_SYSCALLS || !Platform.is64Bit() ? -1
-            : Platform.isIntel() ? 28 : Platform.isARM() ? 24 : -1;
+    private final ProcCalls calls;
 
     public ProcReader(Path root) {
         this.root = root;
         this.rootText = root.toString();
         this.pids = new PidLister(rootText);
-        this.nativeBuffer = FAST_SYSCALLS ? new com.sun.jna.Memory(BUFFER_BYTES) : null;
-        this.statBuffer = FAST_SYSCALLS ? new com.sun.jna.Memory(256) : null;
+        this.calls = ProcCalls.AVAILABLE ? new ProcCalls(BUFFER_BYTES) : null;
     }
 
     public Path root() {
@@ -122,17 +116,16 @@ public final class ProcReader {
     public String exe(int pid) {
         String dir = rootText + "/" + pid;
         String exe = exeAt(dir);
-        if (!exe.isEmpty() || FAST_SYSCALLS && ProcCalls.errno() != ProcCalls.ENOENT) return exe;
+        if (!exe.isEmpty() || calls != null && ProcCalls.errno() != Errno.ENOENT) return exe;
         return liveThreadDir(pid).map(this::exeAt).orElse("");
     }
 
     /** The exe link in {@code dir} (a process's or a task's directory); empty when unreadable. */
     private String exeAt(String dir) {
-        if (FAST_SYSCALLS) {
-            long n = ProcCalls.readlink(dir + "/exe", nativeBuffer, PATH_BYTES);
+        if (calls != null) {
+            int n = calls.readlink(dir + "/exe", buffer, PATH_BYTES);
             if (n <= 0) return "";
-            nativeBuffer.read(0, buffer, 0, (int) n);
-            String target = new String(buffer, 0, (int) n, StandardCharsets.UTF_8);
+            String target = new String(buffer, 0, n, StandardCharsets.UTF_8);
             return target.endsWith(" (deleted)") ? target.substring(0, target.length() - 10) : target;
         }
         try {
@@ -202,10 +195,7 @@ public final class ProcReader {
 
     /** The owner of /proc/PID, which is the process's effective uid; -1 when gone. */
     public int uid(int pid) {
-        if (STAT_UID_OFFSET >= 0) {
-            if (ProcCalls.stat(rootText + "/" + pid, statBuffer) != 0) return -1;
-            return statBuffer.getInt(STAT_UID_OFFSET); // native byte order, as the kernel wrote it
-        }
+        if (calls != null && ProcCalls.ownerKnown()) return calls.ownerUid(rootText + "/" + pid);
         try {
             return (Integer) Files.getAttribute(root.resolve(Integer.toString(pid)), "unix:uid");
         } catch (IOException | UnsupportedOperationException | ClassCastException e) {
@@ -221,23 +211,7 @@ public final class ProcReader {
 
     /** Reads a file into the buffer; its length, or -1 when it cannot be read (gone). */
     private int readInto(String path) {
-        if (FAST_SYSCALLS) {
-            int fd = ProcCalls.open(path, ProcCalls.O_RDONLY | ProcCalls.O_CLOEXEC);
-            if (fd < 0) return -1;
-            try {
-                int total = 0;
-                while (total < buffer.length) {
-                    long got = ProcCalls.read(fd, nativeBuffer.share(total), buffer.length - total);
-                    if (got < 0) return -1; // gone mid-read
-                    if (got == 0) break;
-                    total += (int) got;
-                }
-                nativeBuffer.read(0, buffer, 0, total);
-                return total;
-            } finally {
-                ProcCalls.close(fd);
-            }
-        }
+        if (calls != null) return calls.read(path, buffer);
         try (FileInputStream in = new FileInputStream(path)) {
             int total = 0;
             int got;

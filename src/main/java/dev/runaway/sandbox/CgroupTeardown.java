@@ -5,6 +5,7 @@ import dev.runaway.sandbox.StopStep.Action;
 import dev.runaway.sandbox.StopStep.Phase;
 import dev.runaway.sandbox.StopStep.Result;
 import dev.runaway.sys.LibC;
+import dev.runaway.sys.Signal;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +71,7 @@ final class CgroupTeardown implements StopOrder.Target {
                     fresh = false;
                     for (int pid : CgroupFiles.membersRecursive(dirs.memberDir())) {
                         if (pid > 1 && stopped.add(pid)) {
-                            LibC.INSTANCE.kill(pid, LibC.SIGSTOP);
+                            LibC.INSTANCE.kill(pid, Signal.SIGSTOP);
                             fresh = true;
                         }
                     }
@@ -95,7 +96,7 @@ final class CgroupTeardown implements StopOrder.Target {
         int sent = 0;
         for (Path dir : dirs.all()) {
             for (int pid : CgroupFiles.membersRecursive(dir)) {
-                if (pid > 1 && LibC.INSTANCE.kill(pid, LibC.SIGKILL) == 0) sent++;
+                if (pid > 1 && LibC.INSTANCE.kill(pid, Signal.SIGKILL) == 0) sent++;
             }
         }
         return sent;

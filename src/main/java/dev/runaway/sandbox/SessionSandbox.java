@@ -3,6 +3,7 @@ package dev.runaway.sandbox;
 
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.sys.LibC;
+import dev.runaway.sys.Signal;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -168,7 +169,7 @@ public final class SessionSandbox implements Sandbox {
                             sweeps++;
                             int before = stopped.size();
                             for (ProcStat member : members()) {
-                                if (LibC.INSTANCE.kill(member.pid(), LibC.SIGSTOP) == 0) stopped.add(member.pid());
+                                if (LibC.INSTANCE.kill(member.pid(), Signal.SIGSTOP) == 0) stopped.add(member.pid());
                             }
                             if (stopped.size() == before && sweeps > 1) break;
                         }
@@ -181,7 +182,7 @@ public final class SessionSandbox implements Sandbox {
             public void kill(StopOrder.Growth held, StopOrder.Log log) {
                 long t = System.nanoTime();
                 int killed = 0;
-                for (ProcStat member : members()) if (LibC.INSTANCE.kill(member.pid(), LibC.SIGKILL) == 0) killed++;
+                for (ProcStat member : members()) if (LibC.INSTANCE.kill(member.pid(), Signal.SIGKILL) == 0) killed++;
                 log.step(StopStep.Phase.KILL, StopStep.Action.SIGKILL, killed, StopStep.Result.DONE, "to each member", t);
             }
 
@@ -192,7 +193,7 @@ public final class SessionSandbox implements Sandbox {
 
             @Override
             public void killStragglers(StopOrder.Census census, StopOrder.Log log) {
-                for (ProcStat member : members()) LibC.INSTANCE.kill(member.pid(), LibC.SIGKILL);
+                for (ProcStat member : members()) LibC.INSTANCE.kill(member.pid(), Signal.SIGKILL);
             }
 
             @Override

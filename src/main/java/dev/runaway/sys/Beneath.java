@@ -18,13 +18,14 @@ public final class Beneath {
     /** The generic syscall number, the same on x86_64 and aarch64. */
     private static final long SYS_OPENAT2 = 437;
 
-    public static final int EPERM = 1;
-    public static final int ENOENT = 2;
-    public static final int EACCES = 13;
-    public static final int EXDEV = 18;
-    public static final int ENOTDIR = 20;
-    public static final int ENOSYS = 38;
-    public static final int ELOOP = 40;
+    /** The errno values a {@link Failed} carries, as its callers in stop/act name them (defined in {@link Errno}). */
+    public static final int EPERM = Errno.EPERM;
+    public static final int ENOENT = Errno.ENOENT;
+    public static final int EACCES = Errno.EACCES;
+    public static final int EXDEV = Errno.EXDEV;
+    public static final int ENOTDIR = Errno.ENOTDIR;
+    public static final int ENOSYS = Errno.ENOSYS;
+    public static final int ELOOP = Errno.ELOOP;
 
     private static final int O_RDONLY = 0;
     private static final int O_WRONLY = 1;

@@ -31,6 +31,13 @@ public final class Clocks {
         return boot - mono;
     }
 
+    /** CLOCK_REALTIME less CLOCK_MONOTONIC, read back to back, in nanoseconds: the wall-clock instant the monotonic clock started from. */
+    public static long realMinusMonotonicNanos() {
+        long mono = nanos(LibC.CLOCK_MONOTONIC);
+        long real = nanos(LibC.CLOCK_REALTIME);
+        return real - mono;
+    }
+
     private static long nanos(int clock) {
         long[] ts = new long[2];
         if (LibC.INSTANCE.clock_gettime(clock, ts) != 0) throw new IllegalStateException("clock_gettime(" + clock + ") failed");

@@ -5,13 +5,9 @@ import com.sun.jna.Library;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Pointer;
 
-/** The few libc calls Java has no API for: signals other than SIGTERM/SIGKILL, and our uid. */
+/** The few libc calls Java has no API for: signals other than SIGTERM/SIGKILL ({@link Signal}), and our uid. */
 public interface LibC extends Library {
     LibC INSTANCE = Jna.libc(LibC.class);
-
-    int SIGKILL = 9;
-    int SIGSTOP = 19;
-    int SIGCONT = 18;
 
     int kill(int pid, int signal);
 
@@ -26,6 +22,10 @@ public interface LibC extends Library {
 
     int getpagesize();
 
+    /** libc's words for an errno. */
+    String strerror(int errno);
+
+    int CLOCK_REALTIME = 0;
     int CLOCK_MONOTONIC = 1;
     int CLOCK_BOOTTIME = 7;
 

@@ -5,8 +5,8 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
 import com.sun.jna.Pointer;
 
-/** The socket calls a netlink listener needs (the kernel's process events connector). */
-public interface Netlink extends Library {
+/** The socket calls a netlink listener needs (the kernel's process events connector: {@link ProcConnector}). */
+interface Netlink extends Library {
     Netlink INSTANCE = Jna.libc(Netlink.class);
 
     int AF_NETLINK = 16;
@@ -17,8 +17,6 @@ public interface Netlink extends Library {
     int SO_RCVBUFFORCE = 33;
     int SO_RCVBUF = 8;
     int MSG_DONTWAIT = 0x40;
-    int EAGAIN = 11;
-    int ENOBUFS = 105;
 
     int socket(int domain, int type, int protocol) throws LastErrorException;
 

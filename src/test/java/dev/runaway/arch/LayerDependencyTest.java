@@ -9,6 +9,8 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 import dev.runaway.arch.fixture.model.BadModel;
+import dev.runaway.arch.fixture.procfs.NativeProcReader;
+import dev.runaway.arch.fixture.sys.NativeCalls;
 import dev.runaway.arch.fixture.ui.FixtureView;
 import org.junit.jupiter.api.Test;
 
@@ -30,9 +32,20 @@ class LayerDependencyTest {
     @ArchTest
     static final ArchRule layersDependOneWay = layers("dev.runaway");
 
+    @ArchTest
+    static final ArchRule onlySysUsesJna = onlySysUsesJna("dev.runaway");
+
     static ArchRule onlyUiUsesJavaFxOrChartFx(String root) {
         return noClasses().that().resideOutsideOfPackage(root + ".ui..")
                 .should().dependOnClassesThat().resideInAnyPackage("javafx..", "io.fair_acc..");
+    }
+
+    /** Native calls (JNA) only in sys, which names their errno and signal numbers (sys.Errno, sys.Signal). */
+    static ArchRule onlySysUsesJna(String root) {
+        return noClasses().that().resideOutsideOfPackage(root + ".sys..")
+                // stop.Pidfd moves its calls into sys on the stop-layout branch (issue 36): remove after that merge
+                .and().doNotHaveFullyQualifiedName(root + ".stop.Pidfd")
+                .should().dependOnClassesThat().resideInAPackage("com.sun.jna..");
     }
 
     static LayeredArchitecture layers(String root) {
@@ -95,6 +108,16 @@ class LayerDependencyTest {
     @Test
     void layerRuleFailsOnAModelClassThatUsesTheUi() {
         assertThat(layers("dev.runaway.arch.fixture").evaluate(badFixture()).hasViolation()).isTrue();
+    }
+
+    @Test
+    void jnaRuleFailsOnAClassOutsideSysThatUsesJnaAndOnlyOnIt() {
+        String report = onlySysUsesJna("dev.runaway.arch.fixture")
+                .evaluate(new ClassFileImporter().importClasses(NativeProcReader.class, NativeCalls.class))
+                .getFailureReport().toString();
+
+        assertThat(report).contains(NativeProcReader.class.getName()).contains("com.sun.jna.Memory")
+                .doesNotContain(NativeCalls.class.getName());
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.runaway.sandbox.Caps;
 import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -122,8 +123,7 @@ class CommandKeyStopTest {
     private static List<String> living(java.util.Collection<Integer> pids) {
         List<String> alive = new ArrayList<>();
         for (int pid : pids) {
-            dev.runaway.procfs.ProcStat.read(Path.of("/proc"), pid).filter(st -> !st.isZombie())
-                    .ifPresent(st -> alive.add(pid + " " + st.state() + " " + st.comm()));
+            Alive.stat(pid).ifPresent(st -> alive.add(pid + " " + st.state() + " " + st.comm()));
         }
         return alive;
     }

@@ -8,6 +8,7 @@ import dev.runaway.procfs.ProcStat;
 import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -104,7 +105,7 @@ class DaemonizerStopTest {
             assertThat(unfollowed).as("the levels it could not follow are named").isNotEmpty();
             Set<Integer> alive = box.memberPids();
             Set<Integer> namedAlive = new HashSet<>(unfollowed);
-            namedAlive.removeIf(pid -> ProcStat.read(PROC, pid).filter(st -> !st.isZombie()).isEmpty()); // a middle caught mid-exit
+            namedAlive.removeIf(pid -> !Alive.is(pid)); // a middle caught mid-exit
             assertThat(alive).as("each one named is the runaway's").containsAll(namedAlive);
             // All of it is named, but for what it forked since the last reading (it presses on its cap).
             assertThat(unfollowed.size()).as("named of %d alive", alive.size()).isGreaterThanOrEqualTo(alive.size() * 9 / 10);

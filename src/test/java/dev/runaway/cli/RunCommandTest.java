@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.cli;
 
-import dev.runaway.procfs.ProcStat;
 import dev.runaway.sandbox.ContainedRun;
 import dev.runaway.sandbox.Sandboxes;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,7 +50,7 @@ class RunCommandTest {
         assertThat(r.err()).contains("killed by the timeout").contains("zero confirmed");
         int grandchild = Integer.parseInt(Files.readString(pidFile).trim());
         Thread.sleep(5_000);
-        assertThat(ProcStat.read(PROC, grandchild).filter(s -> s.comm().equals("sleep") && !s.isZombie()))
+        assertThat(Alive.stat(grandchild).filter(s -> s.comm().equals("sleep")))
                 .as("the grandchild %d, left sleeping past the timeout", grandchild).isEmpty();
     }
 

@@ -8,6 +8,7 @@ import dev.runaway.procfs.ProcStat;
 import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -102,7 +103,7 @@ class StopTargetsTest {
                 assertThat(unfollowed).as("the levels it could not follow are named").isNotEmpty();
                 assertThat(json.get("survivors").size()).as("exit 3 lists them").isGreaterThanOrEqualTo(unfollowed.size());
             }
-            assertThat(ProcStat.read(PROC, root.pid()).filter(s -> s.startTicks() == root.startTicks() && !s.isZombie()))
+            assertThat(Alive.stat(root))
                     .as("the first process itself is stopped").isEmpty();
         }
     }

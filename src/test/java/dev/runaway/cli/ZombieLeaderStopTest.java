@@ -3,12 +3,12 @@ package dev.runaway.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.runaway.procfs.ProcStat;
 import dev.runaway.sandbox.AsNobody;
 import dev.runaway.sandbox.Caps;
 import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -157,7 +157,7 @@ class ZombieLeaderStopTest {
         assertThat(new ObjectMapper().readTree(stop.out).get("status").asText()).as(stop.toString()).isEqualTo("ZERO_CONFIRMED");
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
                 assertThat(box.memberPids()).as("nothing of the runaway is left").isEmpty());
-        assertThat(ProcStat.read(Path.of("/proc"), (int) first).filter(s -> !s.isZombie())).as("the first process is gone").isEmpty();
+        assertThat(Alive.stat((int) first)).as("the first process is gone").isEmpty();
     }
 
     private static JsonNode groupOf(JsonNode scan, String key) {

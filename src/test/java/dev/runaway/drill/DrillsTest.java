@@ -6,6 +6,7 @@ import dev.runaway.sandbox.CgroupSandbox;
 import dev.runaway.sandbox.SandboxMonitor;
 import dev.runaway.sandbox.SandboxSample;
 import dev.runaway.sandbox.TeardownReport;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -173,7 +174,7 @@ class DrillsTest {
         assertThat(((CgroupSandbox) drill.sandbox()).dirs().all()).allSatisfy(d -> assertThat(d).doesNotExist());
         assertThat(drill.folder()).doesNotExist();
         for (int pid : before) {
-            assertThat(ProcStat.read(PROC, pid).filter(s -> !s.isZombie() && s.comm().contains("drill")))
+            assertThat(Alive.stat(pid).filter(s -> s.comm().contains("drill")))
                     .as("member %d after teardown", pid).isEmpty();
         }
     }

@@ -7,6 +7,8 @@ import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
 import dev.runaway.sys.LibC;
+import dev.runaway.sys.Signal;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -81,8 +83,8 @@ class ProcEventsTest {
                 int killed = 0;
                 for (int pid : box.memberPids()) {
                     if (killed == 20) break;
-                    boolean sleeper = !starters.contains(pid) && ProcStat.read(PROC, pid).map(s -> s.state() != 'Z').orElse(false);
-                    if (sleeper && LibC.INSTANCE.kill(pid, LibC.SIGKILL) == 0) killed++;
+                    boolean sleeper = !starters.contains(pid) && Alive.is(pid);
+                    if (sleeper && LibC.INSTANCE.kill(pid, Signal.SIGKILL) == 0) killed++;
                 }
                 assertThat(killed).isEqualTo(20);
                 starters.add((int) sleepers(box, 20).pid());
@@ -92,7 +94,7 @@ class ProcEventsTest {
                 Set<Integer> ours = new HashSet<>();
                 for (ProcessSample p : seen) if (members.contains(p.pid()) && p.state() != 'Z') ours.add(p.pid());
                 Set<Integer> living = new HashSet<>();
-                for (int pid : members) if (ProcStat.read(PROC, pid).map(s -> s.state() != 'Z').orElse(false)) living.add(pid);
+                for (int pid : members) if (Alive.is(pid)) living.add(pid);
                 assertThat(ours).as("round %d: the table's members of the sandbox are its living members", round)
                         .isEqualTo(living);
             }

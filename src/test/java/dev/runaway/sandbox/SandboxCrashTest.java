@@ -4,6 +4,8 @@ package dev.runaway.sandbox;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.sys.LibC;
+import dev.runaway.sys.Signal;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -40,11 +42,11 @@ class SandboxCrashTest {
     void nextStartTearsDownWhenOwnerAndWatchdogAreKilled() throws Exception {
         try (Sandbox outer = Sandboxes.create(SandboxSpec.of("test-crash-outer", 96))) {
             Held held = hold(outer);
-            assertThat(LibC.INSTANCE.kill(held.watchdogPid, LibC.SIGKILL)).isZero();
+            assertThat(LibC.INSTANCE.kill(held.watchdogPid, Signal.SIGKILL)).isZero();
             held.jvm.destroyForcibly().waitFor();
             Thread.sleep(1_500);
             assertThat(held.sandbox.dirs().memberDir()).as("nothing else took it down").exists();
-            assertThat(alive(held.sleepers)).hasSize(3);
+            assertThat(Alive.of(held.sleepers)).hasSize(3);
 
             Process next = outer.start(javaChild("next"));
             assertThat(next.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -71,17 +73,12 @@ class SandboxCrashTest {
 
     private static void awaitGone(Held held, int seconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < deadline && (!alive(held.sleepers).isEmpty()
+        while (System.nanoTime() < deadline && (!Alive.of(held.sleepers).isEmpty()
                 || held.sandbox.dirs().all().stream().anyMatch(d -> d.toFile().exists()))) {
             Thread.sleep(50);
         }
-        assertThat(alive(held.sleepers)).as("sleepers of the crashed JVM's sandbox").isEmpty();
+        assertThat(Alive.of(held.sleepers)).as("sleepers of the crashed JVM's sandbox").isEmpty();
         assertThat(held.sandbox.dirs().all()).allSatisfy(dir -> assertThat(dir).doesNotExist());
-    }
-
-    private static List<ProcessIdentity> alive(List<ProcessIdentity> identities) {
-        return identities.stream().filter(id -> ProcStat.read(PROC, id.pid())
-                .filter(s -> s.startTicks() == id.startTicks() && !s.isZombie()).isPresent()).toList();
     }
 
     static ProcessBuilder javaChild(String mode) {

@@ -3,6 +3,7 @@ package dev.runaway.sandbox;
 
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.procfs.ProcStat;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,8 +40,7 @@ class SandboxGrandchildTest {
             assertThat(report.zeroConfirmed()).as(report.summary()).isTrue();
 
             Thread.sleep(5_000);
-            Optional<ProcStat> after = ProcStat.read(PROC, grandchild.pid());
-            assertThat(after.filter(s -> s.startTicks() == grandchild.startTicks() && !s.isZombie()))
+            assertThat(Alive.stat(grandchild))
                     .as("teardown killed only the direct child: the grandchild %s survived", grandchild)
                     .isEmpty();
         }

@@ -8,6 +8,7 @@ import dev.runaway.model.ProcessIdentity;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.CgroupSandbox;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -81,7 +82,7 @@ class StopCoreConfirmedTest {
             assertThat(Files.readString(pidsMaxFile).strip()).isEqualTo(pidsMax);
             StopEngine.Outcome outcome = shown.run(false, step -> { });
             assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
-            assertThat(ProcStat.read(PROC, shellId.pid()).filter(s -> s.startTicks() == shellId.startTicks() && !s.isZombie()))
+            assertThat(Alive.stat(shellId))
                     .as("the other process, never a target").isPresent();
         }
     }

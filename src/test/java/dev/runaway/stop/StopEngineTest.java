@@ -10,6 +10,7 @@ import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
+import dev.runaway.testing.Alive;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -195,7 +196,7 @@ class StopEngineTest {
     }
 
     private static boolean alive(ProcessIdentity id) {
-        return ProcStat.read(PROC, id.pid()).filter(s -> s.startTicks() == id.startTicks() && !s.isZombie()).isPresent();
+        return Alive.is(id);
     }
 
     private static int mode(Path file) throws Exception {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline.oom;
 
+import dev.runaway.sys.Clocks;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,12 +28,7 @@ public record BootClock(Instant boot) {
     /** CLOCK_REALTIME minus CLOCK_MONOTONIC, read back to back. */
     public static Optional<BootClock> measure() {
         try {
-            long[] real = new long[2];
-            long[] mono = new long[2];
-            if (Posix.INSTANCE.clock_gettime(Posix.CLOCK_MONOTONIC, mono) != 0) return Optional.empty();
-            if (Posix.INSTANCE.clock_gettime(Posix.CLOCK_REALTIME, real) != 0) return Optional.empty();
-            long nanos = (real[0] - mono[0]) * 1_000_000_000L + (real[1] - mono[1]);
-            return Optional.of(new BootClock(Instant.ofEpochSecond(0, nanos)));
+            return Optional.of(new BootClock(Instant.ofEpochSecond(0, Clocks.realMinusMonotonicNanos())));
         } catch (UnsatisfiedLinkError | RuntimeException e) {
             return Optional.empty();
         }

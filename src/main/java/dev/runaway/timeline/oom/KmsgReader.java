@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline.oom;
 
-import com.sun.jna.LastErrorException;
-import com.sun.jna.Memory;
+import dev.runaway.sys.Errno;
+import dev.runaway.sys.ErrnoException;
+import dev.runaway.sys.NonBlockingFile;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -27,7 +28,7 @@ final class KmsgReader implements AutoCloseable {
     private static final long PLAIN_FILE_WAIT_MILLIS = 100;
 
     private final Path path;
-    private final int fd;
+    private final NonBlockingFile file;
     private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
     private byte[] buffer;
     private long lost;
@@ -47,17 +48,17 @@ final class KmsgReader implements AutoCloseable {
         this.path = path;
         this.buffer = new byte[bufferBytes];
         try {
-            fd = Posix.INSTANCE.open(path.toString(), Posix.O_RDONLY | Posix.O_NONBLOCK | Posix.O_CLOEXEC);
-        } catch (LastErrorException e) {
-            throw new IOException(path + " is not readable: " + Posix.INSTANCE.strerror(e.getErrorCode()), e);
+            file = NonBlockingFile.open(path);
+        } catch (ErrnoException e) {
+            throw new IOException(path + " is not readable: " + e.getMessage(), e);
         }
         if (fromEnd) {
             try {
-                Posix.INSTANCE.lseek(fd, 0, Posix.SEEK_END);
-            } catch (LastErrorException e) {
-                if (e.getErrorCode() != Posix.ESPIPE) { // a pipe has no end to seek to: everything in it is new
-                    Posix.INSTANCE.close(fd);
-                    throw new IOException("cannot seek to the end of " + path + ": " + Posix.INSTANCE.strerror(e.getErrorCode()), e);
+                file.seekEnd();
+            } catch (ErrnoException e) {
+                if (e.errno() != Errno.ESPIPE) { // a pipe has no end to seek to: everything in it is new
+                    file.close();
+                    throw new IOException("cannot seek to the end of " + path + ": " + e.getMessage(), e);
                 }
             }
         }
@@ -73,22 +74,22 @@ final class KmsgReader implements AutoCloseable {
         while (!closed) {
             long n;
             try {
-                n = Posix.INSTANCE.read(fd, buffer, buffer.length);
-            } catch (LastErrorException e) {
-                int errno = e.getErrorCode();
-                if (errno == Posix.EINTR) continue;
-                if (errno == Posix.EPIPE) {
+                n = file.read(buffer);
+            } catch (ErrnoException e) {
+                int errno = e.errno();
+                if (errno == Errno.EINTR) continue;
+                if (errno == Errno.EPIPE) {
                     lost++;
                     continue;
                 }
-                if (errno == Posix.EINVAL && buffer.length < MAX_BUFFER) {
+                if (errno == Errno.EINVAL && buffer.length < MAX_BUFFER) {
                     buffer = new byte[buffer.length * 2];
                     grown++;
                     continue;
                 }
-                if (errno != Posix.EAGAIN) throw new IOException("reading " + path + ": " + Posix.INSTANCE.strerror(errno), e);
+                if (errno != Errno.EAGAIN) throw new IOException("reading " + path + ": " + e.getMessage(), e);
                 if (!lines.isEmpty() || waited || waitMillis <= 0) break;
-                poll(waitMillis);
+                file.awaitReadable(waitMillis);
                 waited = true;
                 continue;
             }
@@ -126,17 +127,6 @@ final class KmsgReader implements AutoCloseable {
         partial.write(buffer, start, (int) n - start); // a plain file's line still being written
     }
 
-    private void poll(int waitMillis) {
-        try (Memory pollfd = new Memory(8)) {
-            pollfd.setInt(0, fd);
-            pollfd.setShort(4, Posix.POLLIN);
-            pollfd.setShort(6, (short) 0);
-            Posix.INSTANCE.poll(pollfd, 1, waitMillis);
-        } catch (LastErrorException interrupted) {
-            // EINTR: the caller reads again, and waits again on its next call
-        }
-    }
-
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
@@ -149,6 +139,6 @@ final class KmsgReader implements AutoCloseable {
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        Posix.INSTANCE.close(fd);
+        file.close();
     }
 }
