@@ -10,8 +10,8 @@ import com.sun.jna.Pointer;
  * readlink of its exe, stat of its directory), mapped directly: JNA's interface proxies go
  * through reflection on each call, and a Java array passed to one is copied in and out whole
  * (ProcReader's 64 KiB buffer, for each exe link). Buffers here are native memory the caller
- * keeps. Measured in a one-shot scan of 5,000 processes (docs/guided-stop.md, "Listing under
- * fire"). Errors are returned as -1; {@link #errno} reads the reason where one matters.
+ * keeps. Measured in a one-shot scan of 5,000 processes (docs/benchmarks.md, "Listing at
+ * 5,000 processes"). Errors are returned as -1; {@link #errno} reads the reason where one matters.
  */
 public final class ProcCalls {
     static {
