@@ -71,7 +71,7 @@ public final class PressingBench {
         }
     }
 
-    /** The targets of issue 30, at 20,000 pressing tasks (docs/guided-stop.md, "On fire"). */
+    /** The targets of issue 30, at 20,000 pressing tasks (docs/benchmarks.md, "The stop under fire"). */
     public static final long GROWTH_TARGET_MILLIS = 2000;
     public static final long OVER_FLOOR_TARGET_MILLIS = 3000;
     static final long STABLE_WINDOW_MILLIS = dev.runaway.stop.StopEngine.STABLE_WINDOW.toMillis();

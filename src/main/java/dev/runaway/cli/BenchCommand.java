@@ -125,7 +125,7 @@ public final class BenchCommand implements Callable<Integer> {
                 out.printf("%-46s %7d %10.1f %17s %6.2f%n", row.reader(), row.procs(), row.medianMs(),
                         String.format(java.util.Locale.ROOT, "%.1f-%.1f", row.minMs(), row.maxMs()), row.ratioToC());
             }
-            out.println("(x C: to the C reader's own clock, one thread; our rescan is warm, on two reading threads: docs/sampling.md)");
+            out.println("(x C: to the C reader's own clock, one thread; our rescan is warm, on two reading threads: " + Guide.DIR + "sampling.html)");
             out.printf("incremental rescan after %.0f%% churn: %.1f ms %s; %.1f ms listing /proc%n", r.churnPercent(),
                     r.incrementalMs(), r.followsEvents() ? "following process events" : "(no process events: not root)",
                     r.incrementalListingMs());

@@ -34,7 +34,7 @@ import java.util.concurrent.CountDownLatch;
                 "its forks, or exhaustion of memory or pids within minutes. A hold is reversible (its cgroup frozen, else",
                 "SIGSTOP of exactly its members), never a kill; its owner is told on their desktop (Open Runaway, Stop,",
                 "Release), the journal and the metrics say it, and scan, top and the console show it as HELD.",
-                "Runs until stopped (stopping it releases its holds). Policy: /etc/runaway/guard.conf (docs/guard.md)."})
+                "Runs until stopped (stopping it releases its holds). Policy: /etc/runaway/guard.conf (" + Guide.DIR + "guard.html)."})
 public final class GuardCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -58,7 +58,7 @@ public final class GuardCommand implements Callable<Integer> {
     String stop;
 
     @Option(names = "--listen", paramLabel = "ADDR:PORT", converter = MetricsCommand.Listen.class,
-            description = "also serve the metrics here (the same sampler: docs/metrics.md)")
+            description = "also serve the metrics here (the same sampler as runaway metrics)")
     InetSocketAddress listen;
 
     @Option(names = "--textfile", paramLabel = "DIR", description = "also write the metrics as DIR/runaway.prom")

@@ -44,7 +44,7 @@ public final class Main implements Runnable {
     }
 
     private static CommandLine configured(CommandLine commandLine) {
-        return commandLine.setCaseInsensitiveEnumValuesAllowed(true).setExecutionExceptionHandler(Main::explain);
+        return Guide.pointFrom(commandLine.setCaseInsensitiveEnumValuesAllowed(true).setExecutionExceptionHandler(Main::explain));
     }
 
     /** A failure is told in words, with exit status 2; the stack trace only when asked for. */

@@ -23,7 +23,7 @@ import java.util.concurrent.CountDownLatch;
         description = {"Serves the live analysis as Prometheus metrics over HTTP, or as a node exporter textfile.",
                 "OpenMetrics or Prometheus text, as the scraper asks, on http://ADDR:PORT/metrics, and/or written to",
                 "DIR/runaway.prom every --interval for node exporter's textfile collector. The --top most severe groups get series of their own (labels: command, cgroup); the",
-                "rest are summed into command=\"other\". Runs until stopped (SIGTERM, Ctrl-C). Metrics: docs/metrics.md."})
+                "rest are summed into command=\"other\". Runs until stopped (SIGTERM, Ctrl-C). Metrics: " + Guide.DIR + "metrics.html."})
 public final class MetricsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -25,7 +25,7 @@ import java.util.Set;
  * every stat: that is also what catches a pid reused between two scans. A listed scan lists /proc
  * (what lost process events missed) but re-reads only the round-robin share: the live sampler's
  * periodic scan, since a complete one at 20,000 processes held both cores long enough to starve
- * the display server (docs/console.md).
+ * the display server (docs/benchmarks.md, "The console under fire").
  *
  * <p>Executables and command lines are read apart, by {@link ExeCmdlineReads}: the command
  * line waits on the process's memory map, which a process holds while it forks, the exe link on

@@ -13,7 +13,8 @@ import com.sun.jna.Pointer;
  * through reflection on each call, and a Java array passed to one is copied in and out whole
  * (ProcReader's 64 KiB buffer, for each exe link). One instance belongs to one reading thread
  * and keeps the native buffers the calls fill, copied into the caller's array as far as read.
- * Measured in a one-shot scan of 5,000 processes (docs/guided-stop.md, "Listing under fire").
+ * Measured in a one-shot scan of 5,000 processes (docs/benchmarks.md, "Listing at
+ * 5,000 processes").
  */
 public final class ProcCalls {
     /** Whether the calls are there (Linux); elsewhere a reader uses Java's files. */

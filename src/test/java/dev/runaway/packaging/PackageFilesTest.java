@@ -22,11 +22,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The cheap half of packaging/check-deb: the package's small files (desktop file, metainfo,
- * polkit action, config, icons, man pages generated from the command model) are staged by
+ * The cheap half of packaging/check-deb: the package's small files (desktop file, metainfo and
+ * its screenshots, polkit action, configs, units, icons, man pages generated from the command
+ * model, the user guide as HTML from docs/*.md) are staged by
  * packaging/stage-files and pass packaging/validate; a copy with each file broken fails it,
  * naming each broken file. Needs the validators (desktop-file-utils, appstream,
- * libxml2-utils, polkitd's DTD, man-db, asciidoctor); skipped where they are missing, since
+ * libxml2-utils, polkitd's DTD, man-db, asciidoctor, cmark-gfm); skipped where they are missing, since
  * the scripts would install them and a test must not.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -37,7 +38,7 @@ class PackageFilesTest {
 
     @BeforeAll
     static void theValidatorsAreHere() {
-        for (String tool : List.of("desktop-file-validate", "appstreamcli", "xmllint", "man", "asciidoctor", "file", "gzip")) {
+        for (String tool : List.of("desktop-file-validate", "appstreamcli", "xmllint", "man", "asciidoctor", "cmark-gfm", "perl", "file", "gzip")) {
             assumeTrue(onPath(tool), tool + " is not installed");
         }
         assumeTrue(Files.exists(Path.of("/usr/share/polkit-1/policyconfig-1.dtd")), "polkit's DTD (polkitd) is not installed");
@@ -51,13 +52,25 @@ class PackageFilesTest {
         assertThat(root.resolve("lib/systemd/system/runaway-metrics.service")).exists();
         assertThat(root.resolve("usr/share/runaway/prometheus/runaway-rules.yml")).exists();
         assertThat(root.resolve("usr/share/runaway/grafana/runaway-dashboard.json")).exists();
+        Path guide = root.resolve("usr/share/doc/runaway/html");
+        for (String page : List.of("index", "guided-stop", "guard", "metrics", "console")) {
+            assertThat(guide.resolve(page + ".html")).as("the installed guide's " + page).exists();
+        }
+        assertThat(Files.readString(guide.resolve("index.html")))
+                .contains("<a href=\"guard.html\">").contains("<a href=\"metrics.html\">").contains("<a href=\"guided-stop.html\">")
+                .doesNotContain(".md\"");
 
         Run validate = run(dir, "validate", root.toString());
         assertThat(validate.status).as(validate.output).isZero();
         assertThat(validate.output).doesNotContain("FAIL")
                 .contains("ok    desktop file is valid").contains("ok    metainfo is valid")
                 .contains("ok    polkit policy is valid").contains("ok    icon 512x512")
-                .contains("ok    man page runaway-stop(1) renders");
+                .contains("ok    man page runaway-stop(1) renders")
+                .contains("ok    guide's links, images and anchors resolve")
+                .contains("ok    screenshot console-drill-orphans.png shipped")
+                .contains("ok    /lib/systemd/system/runaway-guard.service points at the installed guide")
+                .contains("ok    /lib/systemd/system/runaway-metrics.service points at the installed guide")
+                .contains("ok    /etc/runaway/guard.conf points at the installed guide");
     }
 
     @Test
@@ -72,6 +85,11 @@ class PackageFilesTest {
         try (GZIPOutputStream out = new GZIPOutputStream(Files.newOutputStream(root.resolve("usr/share/man/man1/runaway-top.1.gz")))) {
             out.write(".TH RUNAWAY-TOP 1\n.SH NAME\nrunaway-top\n.NOSUCHMACRO\n.SH SYNOPSIS\nx\n".getBytes(StandardCharsets.US_ASCII));
         }
+        Path guide = root.resolve("usr/share/doc/runaway/html");
+        Files.delete(guide.resolve("images/drill-linear.png"));
+        Files.copy(root.resolve("usr/share/icons/hicolor/16x16/apps/" + APP + ".png"),
+                guide.resolve("images/console-drill-orphans.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        replace(root.resolve("etc/runaway/guard.conf"), "/usr/share/doc/runaway/html/guard.html", "docs/guard.md");
 
         Run validate = run(dir, "validate", root.toString());
         assertThat(validate.status).as(validate.output).isEqualTo(1);
@@ -82,7 +100,12 @@ class PackageFilesTest {
                 .contains("FAIL  disposable-roots")
                 .contains("FAIL  icon 48x48")
                 .contains("FAIL  man page runaway-top(1)")
-                .contains("ok    icon 16x16").contains("ok    man page runaway-stop(1) renders");
+                .contains("FAIL  guide's links").contains("images/drill-linear.png (no file)")
+                .contains("FAIL  screenshot console-drill-orphans.png")
+                .contains("FAIL  /etc/runaway/guard.conf points at a checkout's docs/guard.md")
+                .contains("ok    icon 16x16").contains("ok    man page runaway-stop(1) renders")
+                .contains("ok    screenshot console-stop-zero.png shipped")
+                .contains("ok    /lib/systemd/system/runaway-guard.service points at the installed guide");
     }
 
     /** The files as build-deb stages them, the man pages from the classes under test. */
