@@ -9,25 +9,24 @@ import dev.runaway.model.ProcessSample;
 import dev.runaway.model.SafeText;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.procfs.PulseReader;
-import dev.runaway.sandbox.StopStep;
-import dev.runaway.stop.Actuator;
-import dev.runaway.stop.Disposable;
-import dev.runaway.stop.Placement;
-import dev.runaway.stop.Targets;
+import dev.runaway.stoporder.StopStep;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.target.Placement;
+import dev.runaway.stop.target.Targets;
 import dev.runaway.stop.EarlyFreeze;
-import dev.runaway.stop.Exclusions;
-import dev.runaway.stop.FirstLever;
-import dev.runaway.stop.Lever;
-import dev.runaway.stop.LeverCheck;
-import dev.runaway.stop.OomShield;
+import dev.runaway.stop.target.Exclusions;
+import dev.runaway.stop.run.FirstLever;
+import dev.runaway.stop.plan.Lever;
+import dev.runaway.stop.plan.LeverCheck;
+import dev.runaway.stop.act.OomShield;
 import dev.runaway.stop.Priority;
 import dev.runaway.stop.Selector;
 import dev.runaway.stop.StepEvents;
 import dev.runaway.stop.StopCore;
-import dev.runaway.stop.StopEngine;
-import dev.runaway.stop.StopPlan;
+import dev.runaway.stop.run.StopEngine;
+import dev.runaway.stop.plan.StopPlan;
 import dev.runaway.stop.StopSession;
-import dev.runaway.sys.LibC;
 import dev.runaway.timeline.IncidentAppender;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -53,7 +52,7 @@ import java.util.concurrent.Callable;
                 "3:zero not reached or not confirmable (survivors listed)", "4:refused (the reason is printed)"})
 public final class StopCommand implements Callable<Integer> {
     static final Path PROC = Path.of("/proc");
-    static final Path INSTALLED_HELPER = dev.runaway.stop.InstalledHelper.PATH;
+    static final Path INSTALLED_HELPER = dev.runaway.stop.helper.InstalledHelper.PATH;
     /** Set by the launcher: when it started, as bash's EPOCHREALTIME (seconds.microseconds). */
     static final String LAUNCHED_AT = "RUNAWAY_LAUNCHED_AT";
     /** The launcher's pid: it execs this JVM, so a time set for another process (a parent's, inherited) is not taken. */
@@ -108,11 +107,10 @@ public final class StopCommand implements Callable<Integer> {
         long enteredMicros = epochMicros();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        boolean root = LibC.INSTANCE.geteuid() == 0;
         // As root the launcher's runaway-rt may have frozen them before this JVM started: adopted below, or undone.
         Optional<FirstLever> rt = yes ? FirstLever.of(environment, ProcessHandle.current().pid()) : Optional.empty();
         Selector selector = selector(rt);
-        try (Actuator actuator = new Actuator(PROC, root ? dev.runaway.stop.HelperStarter.NONE : dev.runaway.stop.InstalledHelper::start)) {
+        try (Actuator actuator = dev.runaway.stop.Actuators.forThisUser(PROC)) {
             if (selector == null) {
                 int pid = selection.pid != null ? selection.pid : selection.chain;
                 err.println("runaway stop: refused: " + (pid <= 1 ? "pid " + pid + " is init or the kernel" : "no process " + pid));
@@ -311,7 +309,7 @@ public final class StopCommand implements Callable<Integer> {
     }
 
     /** Whose processes the key's definition found: {"only": uid or null, "spansUsers", "leftOut", "processesByUid": {"1000": 3}}. */
-    static ObjectNode usersJson(ObjectMapper mapper, dev.runaway.stop.KeyUsers users) {
+    static ObjectNode usersJson(ObjectMapper mapper, dev.runaway.stop.target.KeyUsers users) {
         ObjectNode u = mapper.createObjectNode();
         if (users.only().isPresent()) u.put("only", users.only().getAsInt());
         else u.putNull("only");

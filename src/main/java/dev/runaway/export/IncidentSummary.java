@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
-import dev.runaway.stop.StopEngine;
+import dev.runaway.stop.run.StopEngine;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.GroupScan;
 import dev.runaway.timeline.PulsePoint;

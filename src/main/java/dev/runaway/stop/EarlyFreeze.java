@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actions;
+import dev.runaway.stop.run.FirstLever;
+import dev.runaway.stop.target.Exclusions;
+import dev.runaway.stop.target.ExeReads;
+import dev.runaway.stop.target.Placement;
+import dev.runaway.stop.target.TargetRescan;
+import dev.runaway.stop.target.Targets;
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.procfs.ProcStat;
 

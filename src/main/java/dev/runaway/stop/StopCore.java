@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actions;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Lever;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.plan.Privilege;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.target.Exclusions;
+import dev.runaway.stop.target.TargetRescan;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.procfs.PulseReader;
 
@@ -124,7 +133,7 @@ public final class StopCore {
     String warmHelperIfNeeded(StopPlan plan) {
         if (!plan.needsHelper()) return "";
         actuator.retryHelper(); // opening a plan is the user asking
-        boolean up = confirmedUpFront ? actuator.warmUp(HelperBinding.of(plan)) : actuator.warmUp();
+        boolean up = confirmedUpFront ? actuator.warmUp(plan.binding()) : actuator.warmUp();
         return up ? "the helper is running (started through pkexec)"
                 : "the helper is not available (" + actuator.helperUnavailable().orElse("it did not start")
                 + "): what needs it will fall back or be refused";

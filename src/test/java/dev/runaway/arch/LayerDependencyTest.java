@@ -41,6 +41,8 @@ class LayerDependencyTest {
                 .withOptionalLayers(true)
                 .layer("model").definedBy(root + ".model..")
                 .layer("sys").definedBy(root + ".sys..")
+                // stoporder: the order of a stop (growth, kill, zero, restore), used by the sandbox's teardown and the stop
+                .layer("stoporder").definedBy(root + ".stoporder..")
                 .layer("procfs").definedBy(root + ".procfs..")
                 .layer("sandbox").definedBy(root + ".sandbox..")
                 .layer("analysis").definedBy(root + ".analysis..")
@@ -55,6 +57,8 @@ class LayerDependencyTest {
                 .layer("tui").definedBy(root + ".tui..")
                 .layer("bench").definedBy(root + ".bench..")
                 .layer("cli").definedBy(root + ".cli..")
+                .whereLayer("stoporder").mayOnlyBeAccessedByLayers(
+                        "sandbox", "analysis", "timeline", "stop", "guard", "drill", "export", "ui", "tui", "cli", "bench")
                 .whereLayer("sys").mayOnlyBeAccessedByLayers(
                         "procfs", "sandbox", "analysis", "timeline", "stop", "guard", "drill", "metrics", "ui", "tui", "cli", "bench")
                 .whereLayer("procfs").mayOnlyBeAccessedByLayers(

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.run.FirstLever;
+import dev.runaway.stop.target.Exclusions;
+import dev.runaway.stop.target.ExeReads;
+import dev.runaway.stop.target.Targets;
 import dev.runaway.model.ProcessSample;
 import dev.runaway.procfs.FakeProc;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperStarter;
+import dev.runaway.stop.run.FirstLever;
+import dev.runaway.stop.target.Exclusions;
 import dev.runaway.sandbox.CgroupSandbox;
 import dev.runaway.sandbox.NativeBinaries;
 import dev.runaway.sandbox.Sandbox;

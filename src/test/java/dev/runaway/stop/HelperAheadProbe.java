@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperClient;
+import dev.runaway.stop.helper.HelperKeeper;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.plan.Privilege;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.run.StopEngine;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sys.LibC;
 

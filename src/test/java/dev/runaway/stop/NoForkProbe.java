@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperStarter;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.run.StopEngine;
 import dev.runaway.procfs.PulseReader;
 
 import java.io.BufferedReader;

@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.act.Pidfd;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Lever;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.run.StopEngine;
+import dev.runaway.stop.target.Targets;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
@@ -53,7 +61,7 @@ class StopEngineTest {
             assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
             assertThat(drill.sandbox().memberPids()).isEmpty();
             assertThat(alive(bystander)).as("a process outside the targets").isTrue();
-            assertThat(outcome.steps()).extracting(dev.runaway.sandbox.StopStep::step)
+            assertThat(outcome.steps()).extracting(dev.runaway.stoporder.StopStep::step)
                     .containsSubsequence("stop growth", "kill", "confirm zero", "restore");
         }
     }
@@ -176,7 +184,7 @@ class StopEngineTest {
     }
 
     private static StopEngine.Outcome run(StopPlan plan) {
-        List<dev.runaway.sandbox.StopStep> seen = new ArrayList<>();
+        List<dev.runaway.stoporder.StopStep> seen = new ArrayList<>();
         try (Actuator actuator = new Actuator(PROC, () -> null)) {
             StopEngine.Outcome outcome = new StopEngine(actuator, new CommandRescan(PROC, plan.command(), pulse), seen::add)
                     .run(plan, false);
