@@ -45,9 +45,6 @@ public final class EarlyFreeze {
         }
     }
 
-    /** Strangers the first reading may show that a second look may clear (children caught mid-exec): at most this share. */
-    private static final int STRANGERS_PER_MILLE = 10;
-    private static final int STRANGERS_MIN = 16;
     /** An exe read still waiting when no other has returned for this long is left unknown (a process mid-exec). */
     private static final long EXE_STALL_MILLIS = 50;
 
@@ -96,7 +93,7 @@ public final class EarlyFreeze {
         if (matches != null) {
             int strangers = 0;
             for (int pid : members) if (!matches.contains(pid)) strangers++;
-            int allowed = Math.max(STRANGERS_MIN, matches.size() * STRANGERS_PER_MILLE / 1000);
+            int allowed = dev.runaway.stop.target.StrangerAllowance.allowed(matches.size());
             if (strangers > allowed) {
                 return Attempt.not(strangers + " processes in " + cgroup + " do not run the key (by the first reading)", phases);
             }
@@ -345,12 +342,8 @@ public final class EarlyFreeze {
 
     /** A child (or grandchild, forked since the first reading) of one of the key's processes, by the parents read. */
     private static boolean descends(int pid, java.util.Map<Integer, Integer> parents, Set<Integer> keyed) {
-        Integer ppid = parents.get(pid);
-        for (int hops = 0; ppid != null && ppid > 1 && hops < 64; hops++) {
-            if (keyed.contains(ppid)) return true;
-            ppid = parents.get(ppid);
-        }
-        return false;
+        return dev.runaway.analysis.Descent.reaches(parents.getOrDefault(pid, dev.runaway.analysis.Descent.NONE),
+                p -> parents.getOrDefault(p, dev.runaway.analysis.Descent.NONE), keyed::contains);
     }
 
     /**

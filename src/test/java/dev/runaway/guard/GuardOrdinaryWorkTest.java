@@ -274,6 +274,7 @@ class GuardOrdinaryWorkTest {
     private static Path cProject(Path at) throws Exception {
         Files.createDirectories(at);
         Path sources = Path.of("src/main/c").toAbsolutePath();
+        Path generated = Path.of(System.getProperty("runaway.native.dir", "target/native"), "include").toAbsolutePath(); // build.sh's headers
         List<String> objects = new ArrayList<>();
         StringBuilder rules = new StringBuilder();
         int n = 0;
@@ -282,7 +283,7 @@ class GuardOrdinaryWorkTest {
                 String o = "o" + n++ + ".o";
                 objects.add(o);
                 rules.append(o).append(": ").append(sources.resolve(c)).append("\n\tcc -O2 -DVARIANT=").append(variant)
-                        .append(" -c $< -o $@\n");
+                        .append(" -I").append(generated).append(" -c $< -o $@\n");
             }
         }
         Files.writeString(at.resolve("Makefile"), "all: " + String.join(" ", objects) + "\n" + rules);

@@ -58,7 +58,8 @@ public final class Exclusions {
         Exclusions e = new Exclusions(self, new dev.runaway.procfs.ProcReader(proc).cgroup(self), me.map(ProcStat::session).orElse(0));
         me.ifPresent(s -> e.add(s, Why.THIS_PROCESS));
         int pid = me.map(ProcStat::ppid).orElse(0);
-        for (int hops = 0; pid > 1 && hops < 64; hops++) {
+        java.util.Set<Integer> seen = new java.util.HashSet<>(); // a parent cycle (a pid reused between reads) ends the walk
+        while (pid > 1 && seen.add(pid)) {
             Optional<ProcStat> s = ProcStat.read(proc, pid);
             if (s.isEmpty()) break;
             e.add(s.get(), Why.ANCESTOR);

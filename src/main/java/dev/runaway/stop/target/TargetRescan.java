@@ -3,6 +3,7 @@ package dev.runaway.stop.target;
 
 import dev.runaway.stop.Selector;
 import dev.runaway.analysis.Analyzer;
+import dev.runaway.analysis.Descent;
 import dev.runaway.analysis.TargetSet;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
@@ -125,40 +126,45 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
     private Targets light() {
         String key = lightKey();
         followForks();
-        Map<Integer, List<ProcStat>> children = new HashMap<>();
-        List<ProcStat> seeds = new ArrayList<>();
+        List<ProcStat> alive = new ArrayList<>();
+        Map<Integer, Integer> indexOf = new HashMap<>();
         Map<Integer, String> exes = new HashMap<>();
+        int[] seeds = new int[0];
+        int count = 0;
         for (int pid : reader.pids()) {
             Optional<ProcStat> s = reader.stat(pid);
             if (s.isEmpty() || s.get().isZombie() || s.get().state() == 'X') continue;
             ProcStat st = s.get();
-            children.computeIfAbsent(st.ppid(), k -> new ArrayList<>()).add(st);
+            indexOf.put(pid, alive.size());
+            alive.add(st);
             String exe = reader.exe(pid);
             exes.put(pid, exe);
-            if ((key.equals(exe) && admitted(pid)) || sticky.contains(st.identity())) seeds.add(st);
+            if ((key.equals(exe) && admitted(pid)) || sticky.contains(st.identity())) {
+                if (count == seeds.length) seeds = java.util.Arrays.copyOf(seeds, Math.max(16, count * 2));
+                seeds[count++] = alive.size() - 1;
+            }
         }
+        int[] parentOf = new int[alive.size()];
+        for (int i = 0; i < parentOf.length; i++) parentOf[i] = indexOf.getOrDefault(alive.get(i).ppid(), Descent.NONE);
         List<ProcessSample> members = new ArrayList<>();
         List<Exclusions.Excluded> excluded = new ArrayList<>();
-        Set<Integer> seen = new HashSet<>();
-        java.util.ArrayDeque<ProcStat> queue = new java.util.ArrayDeque<>(seeds);
-        while (!queue.isEmpty()) {
-            ProcStat st = queue.poll();
-            if (!seen.add(st.pid())) continue;
+        Descent.ofParents(parentOf).walk(seeds, count, n -> {
+            ProcStat st = alive.get(n);
             // The cgroup is read only for this process's own children: whether they are its own (the helper) or a drill's.
             String cgroup = st.ppid() == exclusions.self() ? reader.cgroup(st.pid()) : "";
-            if (st.ppid() == exclusions.self() && cgroup.isEmpty()) continue; // gone meanwhile
-            if (!admitted(st.pid())) continue; // another user's: not of a one-user definition, nor what it started
+            if (st.ppid() == exclusions.self() && cgroup.isEmpty()) return false; // gone meanwhile
+            if (!admitted(st.pid())) return false; // another user's: not of a one-user definition, nor what it started
             ProcessSample p = new ProcessSample(st.identity(), st.ppid(), st.pgrp(), st.session(), st.state(), st.comm(),
                     st.numThreads(), 0, st.cpuTicks(), -1, List.of(), exes.getOrDefault(st.pid(), ""), cgroup);
             Optional<Exclusions.Excluded> why = exclusions.of(p);
             if (why.isPresent()) {
                 excluded.add(why.get());
-                continue;
+                return false;
             }
             members.add(p);
             sticky.add(p.identity());
-            queue.addAll(children.getOrDefault(st.pid(), List.of()));
-        }
+            return true;
+        });
         return new Targets(selector, List.copyOf(members), last.cgroup(), last.cgroupNote(), List.copyOf(excluded), List.of(),
                 Targets.Following.KEY, List.of(), Targets.Lineage.NONE, last.users());
     }
@@ -431,11 +437,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
 
     /** Whether {@code ppid} is a member or descends from one (parents read from status: see {@link #ppidOf}). */
     private boolean descendsFromMembers(int ppid, Set<Integer> memberPids) {
-        for (int hops = 0; ppid > 1 && hops < 16; hops++) {
-            if (memberPids.contains(ppid)) return true;
-            ppid = ppidOf(ppid);
-        }
-        return false;
+        return Descent.reaches(ppid, this::ppidOf, memberPids::contains);
     }
 
     /** Whether a one-user command definition admits this process by its real uid (any other selector: yes). */
