@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.bench;
 
+import dev.runaway.stop.target.TargetRescan;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
@@ -8,7 +9,6 @@ import dev.runaway.procfs.ProcReader;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.NativeBinaries;
 import dev.runaway.stop.act.Actuator;
-import dev.runaway.stop.CommandRescan;
 import dev.runaway.stop.plan.Disposable;
 import dev.runaway.stop.plan.Planner;
 import dev.runaway.stop.run.StopEngine;
@@ -94,7 +94,7 @@ public final class StopBench {
             case ORPHANS, PRESSING -> drill.folder().resolve("cache/tool").toString();
             case LINEAR, FANOUT -> NativeBinaries.find(NativeBinaries.DRILL_WORKER).toString();
         };
-        CommandRescan rescan = new CommandRescan(PROC, command, pulse);
+        TargetRescan rescan = TargetRescan.ofCommand(PROC, command, pulse);
         dev.runaway.stop.target.Targets targets = rescan.get();
         StopPlan plan = new Planner(Disposable.forThisUser(), LibC.INSTANCE.geteuid() == 0).plan(targets);
         try (Actuator actuator = new Actuator(PROC, dev.runaway.stop.helper.HelperStarter.NONE)) {

@@ -302,7 +302,7 @@ public final class Guard implements AutoCloseable {
             say("cannot stop " + key + ": " + stop.refusal().map(StopSession.Refusal::words).orElse(stop.state().name()));
             return Optional.empty();
         }
-        StopEngine.Outcome o = stop.run(false, step -> { });
+        StopEngine.Outcome o = core.confirmed(stop).session().run(false, step -> { }); // growth first where it applies, as every face
         say("stopped " + key + " (" + why + "): " + o.status());
         if (o.zeroConfirmed()) end(key, "stopped to zero: " + why, how);
         return Optional.of(o);

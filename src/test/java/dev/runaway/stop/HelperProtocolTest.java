@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.target.TargetRescan;
 import dev.runaway.stop.act.Actuator;
 import dev.runaway.stop.helper.HelperBinding;
 import dev.runaway.stop.plan.Disposable;
@@ -350,7 +351,7 @@ class HelperProtocolTest {
             dev.runaway.sandbox.Caps.awaitRefusedFork(drill.sandbox(), 40);
             String tool = drill.folder().resolve("cache/tool").toString();
             StopPlan plan = new Planner(Disposable.forThisUser(), true)
-                    .plan(new CommandRescan(PROC, tool, dev.runaway.procfs.PulseReader.live()).get());
+                    .plan(TargetRescan.ofCommand(PROC, tool, dev.runaway.procfs.PulseReader.live()).get());
             assertThat(plan.binaries()).as(String.join("\n", plan.describe())).containsExactly(tool);
             List<String> binding = plan.binding().requests();
             for (String line : binding.subList(0, binding.size() - 1)) helper.ask(line); // a target may exit meanwhile: ERR gone

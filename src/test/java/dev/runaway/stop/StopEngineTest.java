@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.target.TargetRescan;
 import dev.runaway.stop.act.Actuator;
 import dev.runaway.stop.act.Pidfd;
 import dev.runaway.stop.plan.Disposable;
@@ -110,7 +111,7 @@ class StopEngineTest {
             String worker = ProcStat.read(PROC, (int) drill.info().rootPid()).map(s -> exe((int) drill.info().rootPid())).orElseThrow();
             // No disposable roots, whatever folder the checkout is in: revoke is out, and so is quarantine.
             StopPlan plan = new Planner(new Disposable(List.of(), Path.of("/nonexistent-home")), false)
-                    .plan(new CommandRescan(PROC, worker, pulse).get());
+                    .plan(TargetRescan.ofCommand(PROC, worker, pulse).get());
             assertThat(plan.chosen()).isEqualTo(Lever.SIGSTOP_SWEEP);
             StopEngine.Outcome outcome = run(plan);
             assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
@@ -154,7 +155,7 @@ class StopEngineTest {
 
             // No disposable roots, wherever the checkout is: a cgroup lever stops the swarm growing.
             StopPlan plan = new Planner(new Disposable(List.of(), Path.of("/nonexistent-home")), true)
-                    .plan(new CommandRescan(PROC, worker, pulse).get());
+                    .plan(TargetRescan.ofCommand(PROC, worker, pulse).get());
             assertThat(plan.chosen()).isIn(Lever.FREEZE_CGROUP, Lever.QUARANTINE);
             long started = System.nanoTime();
             StopEngine.Outcome outcome = run(plan);
@@ -178,7 +179,7 @@ class StopEngineTest {
     }
 
     private static StopPlan plan(String command, boolean root) {
-        Targets targets = new CommandRescan(PROC, command, pulse).get();
+        Targets targets = TargetRescan.ofCommand(PROC, command, pulse).get();
         assertThat(targets.samples()).as("targets for " + command).isNotEmpty();
         return new Planner(Disposable.forThisUser(), root).plan(targets);
     }
@@ -186,7 +187,7 @@ class StopEngineTest {
     private static StopEngine.Outcome run(StopPlan plan) {
         List<dev.runaway.stoporder.StopStep> seen = new ArrayList<>();
         try (Actuator actuator = new Actuator(PROC, () -> null)) {
-            StopEngine.Outcome outcome = new StopEngine(actuator, new CommandRescan(PROC, plan.command(), pulse), seen::add)
+            StopEngine.Outcome outcome = new StopEngine(actuator, TargetRescan.ofCommand(PROC, plan.command(), pulse), seen::add)
                     .run(plan, false);
             assertThat(seen).as("live steps").isEqualTo(outcome.steps());
             return outcome;

@@ -231,11 +231,8 @@ public final class StopEngine {
             return switch (lever) {
                 case FREEZE_CGROUP -> lever(Action.FREEZE, () -> {
                     String cgroup = plan.cgroup().orElseThrow(() -> new StopException("no cgroup holds only the targets"));
-                    // pids.max 0 first: no fork succeeds from then on, whereas the freeze holds only once
-                    // every task was scheduled to freeze itself (seconds, at thousands pressing on a cap).
-                    pidsCapped = actions.capPids(cgroup);
-                    long capped = System.nanoTime();
-                    actions.freeze(cgroup, true);
+                    // pids.max 0 first, then the freeze (GrowthFirst says why)
+                    long capped = GrowthFirst.capThenFreeze(actions, cgroup, c -> pidsCapped = c);
                     frozen = true;
                     cgroupHeld = cgroup;
                     if (pidsCapped) return new StopOrder.Pulled(actions.members(cgroup).size(), "pids.max 0 on " + cgroup

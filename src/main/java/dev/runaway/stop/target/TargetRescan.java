@@ -88,6 +88,11 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
                 .orElseGet(() -> new Targets.Lineage(Targets.Lineage.Source.OWN_EVENTS, "", 0, forks.since(), joined.missed()));
     }
 
+    /** A command key's group, this process's exclusions (benches and tests that plan by key). */
+    public static TargetRescan ofCommand(Path proc, String command, PulseReader pulse) {
+        return new TargetRescan(proc, new Selector.Command(command), Exclusions.ofThisProcess(proc), pulse);
+    }
+
     /** How long a stop by descent waits for another sampler's lineage file written since it began. */
     private static final java.time.Duration JOIN_PATIENCE = java.time.Duration.ofMillis(1500);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.run.GrowthFirst;
+import dev.runaway.stop.target.FrozenMembers;
 import dev.runaway.stop.run.FirstLever;
 import dev.runaway.stop.target.Exclusions;
 import dev.runaway.stop.target.ExeReads;
@@ -28,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stop 90 s) is left out and said, and the rest are there with their executables.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-class EarlyFreezeTargetsTest {
+class GrowthFirstTargetsTest {
     private static final String CGROUP = "/runaway-sandbox.test";
     private static final String TOOL = "/tmp/drill/cache/tool";
 
@@ -50,10 +52,10 @@ class EarlyFreezeTargetsTest {
         dev.runaway.procfs.Fifos.inPlaceOf(waiting);
         StopEngineDecisionsTest.FakeMachine machine = new StopEngineDecisionsTest.FakeMachine();
         for (int pid : pids) machine.spawn(pid, 99); // its members(), the cgroup's list
-        var frozen = new EarlyFreeze.Frozen(CGROUP, pids.size(), true, 0, 0, 0, Map.of());
+        var frozen = new GrowthFirst.Frozen(CGROUP, pids.size(), true, 0, 0, 0, Map.of());
 
         long t0 = System.nanoTime();
-        Targets targets = EarlyFreeze.targetsOf(proc, new Selector.Command(TOOL), frozen, machine);
+        Targets targets = GrowthFirst.targetsOf(proc, new Selector.Command(TOOL), frozen, machine);
 
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isLessThan(10_000);
         assertThat(targets.members()).extracting(ProcessSample::pid).hasSize(39).doesNotContain(120);
@@ -85,7 +87,7 @@ class EarlyFreezeTargetsTest {
         FirstLever lever = new FirstLever(CGROUP, "", "", 0, 40, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
 
         long t0 = System.nanoTime();
-        EarlyFreeze.Attempt adopted = EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
+        GrowthFirst.Attempt adopted = GrowthFirst.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
 
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isLessThan(10_000);
         assertThat(adopted.frozen()).as(adopted.why()).isPresent();
@@ -119,10 +121,10 @@ class EarlyFreezeTargetsTest {
         }
         FirstLever lever = new FirstLever(CGROUP, "", "", 0, keyed + midExec, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
         try {
-            EarlyFreeze.Attempt adopted = EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
+            GrowthFirst.Attempt adopted = GrowthFirst.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
             assertThat(adopted.frozen()).as(adopted.why()).isPresent();
 
-            Targets targets = EarlyFreeze.targetsOf(proc, new Selector.Command(TOOL), adopted.frozen().get(), machine);
+            Targets targets = GrowthFirst.targetsOf(proc, new Selector.Command(TOOL), adopted.frozen().get(), machine);
 
             assertThat(targets.members()).extracting(ProcessSample::pid).hasSize(keyed).allMatch(pid -> pid < 100 + keyed);
             assertThat(targets.cgroupNote()).contains(midExec + " members' stat not read in time");
@@ -144,7 +146,7 @@ class EarlyFreezeTargetsTest {
             dev.runaway.procfs.Fifos.inPlaceOf(p.resolve("stat"));
             machine.spawn(pid, 1);
         }
-        var frozen = new EarlyFreeze.Frozen(CGROUP, 10, true, 0, 0, 0, Map.of());
+        var frozen = new GrowthFirst.Frozen(CGROUP, 10, true, 0, 0, 0, Map.of());
         // The execs end a second after the plan starts reading: each stat is then a plain file.
         Thread execsEnd = new Thread(() -> {
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
@@ -160,7 +162,7 @@ class EarlyFreezeTargetsTest {
         });
         execsEnd.start();
         try {
-            Targets targets = EarlyFreeze.targetsOf(proc, new Selector.Command(TOOL), frozen, machine);
+            Targets targets = GrowthFirst.targetsOf(proc, new Selector.Command(TOOL), frozen, machine);
 
             assertThat(targets.members()).extracting(ProcessSample::pid).isNotEmpty().allMatch(pid -> pid >= 100 && pid < 110);
         } finally {
@@ -169,7 +171,7 @@ class EarlyFreezeTargetsTest {
     }
 
     /** Members 100-139 run the key; 140 is an orphan of the runaway re-executing itself (comm "exe"), its exe link unread for {@code unreadReads} reads. */
-    private EarlyFreeze.Attempt adoptWithAnOrphanMidExec(Path proc, int unreadReads) throws Exception {
+    private GrowthFirst.Attempt adoptWithAnOrphanMidExec(Path proc, int unreadReads) throws Exception {
         StopEngineDecisionsTest.FakeMachine machine = new StopEngineDecisionsTest.FakeMachine();
         for (int pid = 100; pid <= 140; pid++) {
             Path p = Files.createDirectories(proc.resolve(Integer.toString(pid)));
@@ -178,8 +180,8 @@ class EarlyFreezeTargetsTest {
             machine.spawn(pid, 1);
         }
         java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
-        EarlyFreeze.ExeReader real = EarlyFreeze.exeReader;
-        EarlyFreeze.exeReader = (root, pids, stall) -> {
+        FrozenMembers.ExeReader real = FrozenMembers.exeReader;
+        FrozenMembers.exeReader = (root, pids, stall) -> {
             ExeReads.Result r = real.read(root, pids, stall);
             boolean holds = java.util.Arrays.stream(pids).anyMatch(pid -> pid == 140) && asked.incrementAndGet() <= unreadReads;
             if (!holds) return r;
@@ -189,29 +191,29 @@ class EarlyFreezeTargetsTest {
         };
         try {
             FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
-            return EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
+            return GrowthFirst.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
         } finally {
-            EarlyFreeze.exeReader = real;
+            FrozenMembers.exeReader = real;
         }
     }
 
     @Test
     void anOrphanMidExecIsWaitedForAndTheFreezeIsAdopted() throws Exception {
-        EarlyFreeze.Attempt adopted = adoptWithAnOrphanMidExec(dir.resolve("proc"), 3);
+        GrowthFirst.Attempt adopted = adoptWithAnOrphanMidExec(dir.resolve("proc"), 3);
 
         assertThat(adopted.frozen()).as(adopted.why()).isPresent();
     }
 
     @Test
     void anExecutableStillUnreadAfterThePatienceIsAStrangerAndTheFreezeIsUndone() throws Exception {
-        EarlyFreeze.Attempt adopted = adoptWithAnOrphanMidExec(dir.resolve("proc"), Integer.MAX_VALUE);
+        GrowthFirst.Attempt adopted = adoptWithAnOrphanMidExec(dir.resolve("proc"), Integer.MAX_VALUE);
 
         assertThat(adopted.frozen()).isEmpty();
         assertThat(adopted.why()).contains("pid 140 (exe, its executable not read in time)").contains("thawed at once");
     }
 
     /** Members 100-139 run the key; 140, an orphan, has no exe link (its memory gone), exiting or not. */
-    private EarlyFreeze.Attempt adoptWithAMemberWithoutExe(Path proc, boolean exiting) throws Exception {
+    private GrowthFirst.Attempt adoptWithAMemberWithoutExe(Path proc, boolean exiting) throws Exception {
         StopEngineDecisionsTest.FakeMachine machine = new StopEngineDecisionsTest.FakeMachine();
         for (int pid = 100; pid <= 140; pid++) {
             Path p = Files.createDirectories(proc.resolve(Integer.toString(pid)));
@@ -222,19 +224,19 @@ class EarlyFreezeTargetsTest {
             machine.spawn(pid, 1);
         }
         FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
-        return EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
+        return GrowthFirst.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
     }
 
     @Test
     void anExitingMemberWithoutExeIsNoStranger() throws Exception {
-        EarlyFreeze.Attempt adopted = adoptWithAMemberWithoutExe(dir.resolve("proc"), true);
+        GrowthFirst.Attempt adopted = adoptWithAMemberWithoutExe(dir.resolve("proc"), true);
 
         assertThat(adopted.frozen()).as(adopted.why()).isPresent();
     }
 
     @Test
     void aLiveMemberWithoutExeOfNoKeysProcessIsStillAStranger() throws Exception {
-        EarlyFreeze.Attempt adopted = adoptWithAMemberWithoutExe(dir.resolve("proc"), false);
+        GrowthFirst.Attempt adopted = adoptWithAMemberWithoutExe(dir.resolve("proc"), false);
 
         assertThat(adopted.frozen()).isEmpty();
         assertThat(adopted.why()).contains("pid 140 (exe)");
@@ -250,7 +252,7 @@ class EarlyFreezeTargetsTest {
         machine.spawn(140, 1);
         FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
 
-        EarlyFreeze.Attempt adopted = EarlyFreeze.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
+        GrowthFirst.Attempt adopted = GrowthFirst.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
 
         assertThat(adopted.frozen()).isEmpty();
         assertThat(adopted.why()).contains("pid 140 (other)").contains("thawed at once");
