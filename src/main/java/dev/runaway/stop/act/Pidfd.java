@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop.act;
 
-import com.sun.jna.LastErrorException;
-import com.sun.jna.Platform;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.procfs.ProcStat;
-import dev.runaway.sys.LibC;
+import dev.runaway.sys.PidfdCalls;
 
 import java.nio.file.Path;
 
@@ -15,12 +13,6 @@ import java.nio.file.Path;
  * pidfd. A pid reused in between fails the check and gets nothing.
  */
 public final class Pidfd {
-    /** The generic syscall numbers, the same on x86_64 and aarch64. */
-    private static final long SYS_PIDFD_SEND_SIGNAL = 424;
-    private static final long SYS_PIDFD_OPEN = 434;
-    private static final int ESRCH = 3;
-    private static final int EPERM = 1;
-
     /** What became of a signal. */
     public enum Result { SENT, GONE, DENIED }
 
@@ -28,25 +20,20 @@ public final class Pidfd {
     }
 
     public static boolean available() {
-        return Platform.isLinux();
+        return PidfdCalls.available();
     }
 
     public static Result signal(Path procRoot, ProcessIdentity id, int signal) {
-        int fd;
-        try {
-            fd = LibC.INSTANCE.syscall(SYS_PIDFD_OPEN, id.pid(), 0);
-        } catch (LastErrorException e) {
-            return e.getErrorCode() == ESRCH ? Result.GONE : Result.DENIED;
-        }
+        int fd = PidfdCalls.open(id.pid());
+        if (fd < 0) return fd == -PidfdCalls.ESRCH ? Result.GONE : Result.DENIED;
         try {
             boolean same = ProcStat.read(procRoot, id.pid()).map(s -> s.startTicks() == id.startTicks()).orElse(false);
             if (!same) return Result.GONE;
-            LibC.INSTANCE.syscall(SYS_PIDFD_SEND_SIGNAL, fd, signal, null, 0);
-            return Result.SENT;
-        } catch (LastErrorException e) {
-            return e.getErrorCode() == EPERM ? Result.DENIED : Result.GONE;
+            int sent = PidfdCalls.sendSignal(fd, signal);
+            if (sent == 0) return Result.SENT;
+            return sent == -PidfdCalls.EPERM ? Result.DENIED : Result.GONE;
         } finally {
-            LibC.INSTANCE.close(fd);
+            PidfdCalls.close(fd);
         }
     }
 }

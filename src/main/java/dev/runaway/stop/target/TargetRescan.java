@@ -12,7 +12,6 @@ import dev.runaway.procfs.CgroupPids;
 import dev.runaway.procfs.ProcEvents;
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.procfs.ProcStat;
-import dev.runaway.procfs.StatsInTime;
 import dev.runaway.procfs.ProcessTable;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.CgroupLayout;
@@ -313,7 +312,8 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         Set<Integer> memberPids = new HashSet<>();
         for (ProcessSample p : members) memberPids.add(p.pid());
         String[] note = new String[1];
-        Optional<String> cgroup = exclusiveCgroup(members, memberPids, note);
+        Optional<String> cgroup = new ExclusiveCgroup(proc, selector, unified, this::kernelMembers, this::admitted, this::ppidOf)
+                .of(members, memberPids, note);
         Targets.Following following = selector instanceof Selector.Command ? Targets.Following.KEY
                 : selector instanceof Selector.Cgroup ? Targets.Following.CGROUP
                 : events != null ? Targets.Following.FORK_EVENTS : Targets.Following.SCANS;
@@ -342,78 +342,6 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
     }
 
     /**
-     * The cgroup every member is in, when the kernel's own list of it (with its subtree) holds
-     * nothing else: a process in it that is not a member and not a child of one (forked since
-     * the scan) shares it. Never this process's own cgroup or one of its ancestors.
-     */
-    private Optional<String> exclusiveCgroup(List<ProcessSample> members, Set<Integer> memberPids, String[] note) {
-        String cgroup = null;
-        for (ProcessSample p : members) {
-            if (!p.cgroup().isEmpty()) {
-                cgroup = p.cgroup();
-                break;
-            }
-        }
-        if (members.isEmpty() || unified == null || cgroup == null) {
-            note[0] = "no cgroup v2 path is known for the targets";
-            return Optional.empty();
-        }
-        if (cgroup.equals("/")) {
-            note[0] = "the targets are in the root cgroup";
-            return Optional.empty();
-        }
-        if (ownCgroups().contains(cgroup)) {
-            note[0] = "the cgroup " + cgroup + " holds this stop too";
-            return Optional.empty();
-        }
-        Set<Integer> inCgroup = kernelMembers(cgroup);
-        for (ProcessSample p : members) {
-            // A member outside it (a read of its cgroup that raced with its exit aside) means the targets span cgroups.
-            if (!inCgroup.contains(p.pid()) && ProcStat.read(proc, p.pid()).filter(s -> !s.isZombie()).isPresent()) {
-                note[0] = "the targets are in more than one cgroup (pid " + p.pid() + " is outside " + cgroup + ")";
-                return Optional.empty();
-            }
-        }
-        Map<Integer, ProcStat> others = new HashMap<>();
-        List<Integer> notMembers = new ArrayList<>();
-        for (int pid : inCgroup) if (!memberPids.contains(pid)) notMembers.add(pid);
-        // Most are children forked a moment ago, which is when they exec: a stat read waits on an
-        // exec under way, during a fire for minutes (the console's plan once took 5 min), so on a deadline.
-        StatsInTime.Result read = StatsInTime.read(proc, notMembers, STAT_STALL_MILLIS, STAT_RETRY_MILLIS);
-        for (int pid : read.unread()) {
-            // Mid-exec: its status (which the exec does not hold) still says whose child it is.
-            if (descendsFromMembers(ppidOf(pid), memberPids)) continue;
-            note[0] = "pid " + pid + " shares the cgroup " + cgroup + " and its stat could not be read in time (an exec under way)";
-            return Optional.empty();
-        }
-        for (int pid : notMembers) {
-            ProcStat s = read.stats().get(pid);
-            if (s == null || s.isZombie()) continue; // gone meanwhile
-            if (forkedSinceTheScan(s, memberPids)) continue;
-            if (!(selector instanceof Selector.Command)) return stranger(s, cgroup, note);
-            others.put(pid, s);
-        }
-        if (!others.isEmpty()) {
-            // Running the key? Read on a few threads: an exe link waits on a process in the middle of an exec.
-            String key = ((Selector.Command) selector).key();
-            ExeReads.Result exes = ExeReads.read(proc, others.keySet().stream().mapToInt(Integer::intValue).toArray(), EXE_STALL_MILLIS);
-            for (ProcStat s : others.values()) {
-                if (exes.unknown().contains(s.pid())) {
-                    note[0] = "pid " + s.pid() + " (" + s.comm() + ") shares the cgroup " + cgroup + " and its executable could not be"
-                            + " read in time (an exec under way)";
-                    return Optional.empty();
-                }
-                String exe = exes.exes().get(s.pid());
-                boolean gone = exe.isEmpty() && ProcStat.read(proc, s.pid()).filter(now -> !now.isZombie()).isEmpty();
-                if (!exe.equals(key) && !gone) return stranger(s, cgroup, note); // an unreadable exe is no member
-                if (!gone && !admitted(s.pid())) return stranger(s, cgroup, note); // the key, but another user's
-            }
-        }
-        note[0] = onlyTargets(cgroup, inCgroup.size(), members.size());
-        return Optional.of(cgroup);
-    }
-
-    /**
      * The note of a cgroup that holds only the targets. The scan may have seen only part of a
      * fire's processes (a new one's stat waits; in one trial the window's plan listed 882 of
      * 20,000): the lever covers the whole cgroup, so the note says how many are in it.
@@ -422,27 +350,6 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         int beyond = inCgroup - listed;
         return "the cgroup " + cgroup + " holds only the targets"
                 + (beyond > 0 ? String.format(" and what they forked: %,d processes in all, %,d beyond the targets listed", inCgroup, beyond) : "");
-    }
-
-    /** A read of a process's exe link that has not returned after this long (and nothing else moved) is left unknown. */
-    private static final long EXE_STALL_MILLIS = 50;
-    /** Stats of the cgroup's other processes: the scan's deadline, then once more for those left. */
-    private static final long STAT_STALL_MILLIS = 50;
-    private static final long STAT_RETRY_MILLIS = 250;
-
-    private static Optional<String> stranger(ProcStat s, String cgroup, String[] note) {
-        note[0] = "pid " + s.pid() + " (" + s.comm() + "), not a target, shares the cgroup " + cgroup;
-        return Optional.empty();
-    }
-
-    /** A process the scan did not see that is a member all the same: forked since by a member (or by a child of one). */
-    private boolean forkedSinceTheScan(ProcStat s, Set<Integer> memberPids) {
-        return descendsFromMembers(s.ppid(), memberPids);
-    }
-
-    /** Whether {@code ppid} is a member or descends from one (parents read from status: see {@link #ppidOf}). */
-    private boolean descendsFromMembers(int ppid, Set<Integer> memberPids) {
-        return Descent.reaches(ppid, this::ppidOf, memberPids::contains);
     }
 
     /** Whether a one-user command definition admits this process by its real uid (any other selector: yes). */
