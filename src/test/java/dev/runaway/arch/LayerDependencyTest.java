@@ -9,9 +9,17 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 import dev.runaway.arch.fixture.model.BadModel;
+import dev.runaway.arch.fixture.stop.helper.BadHelper;
+import dev.runaway.arch.fixture.stop.plan.BadPlan;
+import dev.runaway.arch.fixture.stop.plan.GoodPlan;
+import dev.runaway.arch.fixture.stop.run.FixtureRun;
+import dev.runaway.arch.fixture.stop.target.BadTarget;
+import dev.runaway.arch.fixture.stop.target.FixtureTarget;
 import dev.runaway.arch.fixture.ui.FixtureView;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,6 +37,42 @@ class LayerDependencyTest {
 
     @ArchTest
     static final ArchRule layersDependOneWay = layers("dev.runaway");
+
+    // The stop by phase (docs/architecture.md): what a target is depends on no later phase; the
+    // plan does not run; the helper's side knows no other part of the stop.
+    @ArchTest
+    static final ArchRule stopTargetUsesNoLaterPhase = stopTargetUsesNoLaterPhase("dev.runaway");
+
+    @ArchTest
+    static final ArchRule stopPlanDoesNotRun = stopPlanDoesNotRun("dev.runaway");
+
+    @ArchTest
+    static final ArchRule stopHelperUsesNoOtherStopPackage = stopHelperUsesNoOtherStopPackage("dev.runaway");
+
+    // Native calls only in sys. Checked for the stop here; the lead widens it to every package
+    // once JNA has left procfs and timeline (issue 36, branch i36-jna).
+    @ArchTest
+    static final ArchRule stopMakesNoNativeCalls = noNativeCallsIn("dev.runaway", "stop");
+
+    static ArchRule stopTargetUsesNoLaterPhase(String root) {
+        return noClasses().that().resideInAPackage(root + ".stop.target..").should().dependOnClassesThat()
+                .resideInAnyPackage(root + ".stop.plan..", root + ".stop.run..", root + ".stop.act..", root + ".stop.helper..");
+    }
+
+    static ArchRule stopPlanDoesNotRun(String root) {
+        return noClasses().that().resideInAPackage(root + ".stop.plan..").should().dependOnClassesThat()
+                .resideInAPackage(root + ".stop.run..");
+    }
+
+    static ArchRule stopHelperUsesNoOtherStopPackage(String root) {
+        return noClasses().that().resideInAPackage(root + ".stop.helper..").should().dependOnClassesThat(
+                resideInAPackage(root + ".stop..").and(resideOutsideOfPackage(root + ".stop.helper..")));
+    }
+
+    static ArchRule noNativeCallsIn(String root, String layer) {
+        return noClasses().that().resideInAPackage(root + "." + layer + "..").should().dependOnClassesThat()
+                .resideInAPackage("com.sun.jna..");
+    }
 
     static ArchRule onlyUiUsesJavaFxOrChartFx(String root) {
         return noClasses().that().resideOutsideOfPackage(root + ".ui..")
@@ -88,6 +132,39 @@ class LayerDependencyTest {
 
     private static JavaClasses badFixture() {
         return new ClassFileImporter().importClasses(BadModel.class, FixtureView.class);
+    }
+
+    private static JavaClasses stopFixture(Class<?>... classes) {
+        return new ClassFileImporter().importClasses(classes);
+    }
+
+    private static final String FIXTURE = "dev.runaway.arch.fixture";
+
+    @Test
+    void targetRuleFailsOnATargetThatUsesTheRun() {
+        assertThat(stopTargetUsesNoLaterPhase(FIXTURE).evaluate(stopFixture(BadTarget.class, FixtureRun.class))
+                .getFailureReport().toString()).contains(BadTarget.class.getName()).contains(FixtureRun.class.getName());
+    }
+
+    @Test
+    void planRuleFailsOnAPlanThatUsesTheRunAndNotOnOneThatUsesATarget() {
+        assertThat(stopPlanDoesNotRun(FIXTURE).evaluate(stopFixture(BadPlan.class, FixtureRun.class)).hasViolation()).isTrue();
+        assertThat(stopPlanDoesNotRun(FIXTURE).evaluate(stopFixture(GoodPlan.class, FixtureTarget.class)).hasViolation()).isFalse();
+        assertThat(stopTargetUsesNoLaterPhase(FIXTURE).evaluate(stopFixture(GoodPlan.class, FixtureTarget.class)).hasViolation())
+                .isFalse();
+    }
+
+    @Test
+    void helperRuleFailsOnAHelperThatUsesAnotherStopPackage() {
+        assertThat(stopHelperUsesNoOtherStopPackage(FIXTURE).evaluate(stopFixture(BadHelper.class, GoodPlan.class))
+                .getFailureReport().toString()).contains(BadHelper.class.getName()).contains(GoodPlan.class.getName());
+    }
+
+    @Test
+    void nativeRuleFailsOnAStopClassThatCallsJna() {
+        assertThat(noNativeCallsIn(FIXTURE, "stop").evaluate(stopFixture(BadTarget.class)).getFailureReport().toString())
+                .contains(BadTarget.class.getName()).contains("com.sun.jna.Native");
+        assertThat(noNativeCallsIn(FIXTURE, "stop").evaluate(stopFixture(GoodPlan.class)).hasViolation()).isFalse();
     }
 
     @Test
