@@ -38,17 +38,20 @@ if [ "${CI:-}" = true ] || [ "${RUNAWAY_WERROR:-0}" = 1 ]; then werror=-Werror; 
 flags="-std=c11 -Wall -Wextra $werror $cflags $cppflags $ldflags"
 
 mkdir -p "$out"
+# runaway-rt's stranger allowance, from its one definition in the Java code.
+header="$out/include/stranger-allowance.h"
+sh "$src/gen-stranger-allowance.sh" "$header"
 # Everything is rebuilt when the flags change (CI's -Werror, a new dpkg), else only what changed,
 # so a launcher run after an edit stays quick.
 [ "$(cat "$out/.flags" 2>/dev/null || true)" = "$cc $flags" ] || rm -f "$out/.flags"
 for file in "$src"/*.c; do
   name=$(basename "$file" .c)
-  if [ ! -f "$out/.flags" ] || [ ! -x "$out/$name" ] || [ "$file" -nt "$out/$name" ]; then
+  if [ ! -f "$out/.flags" ] || [ ! -x "$out/$name" ] || [ "$file" -nt "$out/$name" ] || [ "$header" -nt "$out/$name" ]; then
     # runaway-rt runs before anything at ordinary priority during a fire: static, no loader.
     link=""
     if [ "$name" = runaway-rt ]; then link=-static-pie; fi
     # shellcheck disable=SC2086 # the flags are words
-    "$cc" $flags $link -o "$out/$name" "$file"
+    "$cc" $flags $link -I"$out/include" -o "$out/$name" "$file"
   fi
 done
 echo "$cc $flags" > "$out/.flags"

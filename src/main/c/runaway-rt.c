@@ -52,20 +52,21 @@
 #include <time.h>
 #include <unistd.h>
 
+/* STRANGERS_MIN, STRANGERS_PER_MILLE: generated from StrangerAllowance.java (build.sh) */
+#include "stranger-allowance.h"
+
 #define READERS 8
 /* More readers join, READERS at a time, when no read returned for this long; at most this many. */
 #define ADD_READERS_NANOS (10 * 1000000LL)
 #define MAX_READERS 256
 /* Reads still out when no read returned for this long (all claimed, or no more readers) are left unknown. */
 #define STALL_NANOS (50 * 1000000LL)
-#define STRANGERS_MIN 16
 /*
  * Enough of the key's processes read to name their cgroup. Reading all of them first is what a
  * fire does not allow: at 20,000 pressing tasks even 256 readers all waited on processes holding
  * their memory map's lock, and so did stat reads. The JVM reads every member once it is frozen.
  */
 #define SAMPLE 64
-#define STRANGERS_PER_MILLE 10
 #define MAX_DEPTH 32
 
 static long long now_nanos(clockid_t clock) {

@@ -299,29 +299,13 @@ public final class Analyzer {
     public synchronized TargetSet targets(String label, java.util.function.BiPredicate<ProcessSample, String> seed) {
         Forest f = lastForest;
         if (f == null) return new TargetSet(label, List.of(), Optional.empty());
-        boolean[] seen = new boolean[f.size];
-        int[] queue = new int[f.size];
-        int write = 0;
+        int[] seeds = new int[f.livingCount];
+        int count = 0;
         for (int i = 0; i < f.livingCount; i++) {
-            if (inGroups(f.living.get(i)) && seed.test(f.living.get(i), f.keyOf(i))) {
-                seen[i] = true;
-                queue[write++] = i;
-            }
+            if (inGroups(f.living.get(i)) && seed.test(f.living.get(i), f.keyOf(i))) seeds[count++] = i;
         }
         List<ProcessSample> targets = new ArrayList<>();
-        for (int read = 0; read < write; read++) {
-            int n = queue[read];
-            if (f.isLiving(n) && inGroups(f.living.get(n)) && f.living.get(n).pid() != selfPid) {
-                targets.add(f.living.get(n));
-            }
-            for (int c = f.childStart[n]; c < f.childStart[n + 1]; c++) {
-                int child = f.childList[c];
-                if (!seen[child]) {
-                    seen[child] = true;
-                    queue[write++] = child;
-                }
-            }
-        }
+        below(f, new Descent(f.childStart, f.childList), seeds, count, targets::add);
         return new TargetSet(label, List.copyOf(targets), exclusiveCgroup(f, targets));
     }
 
@@ -410,34 +394,26 @@ public final class Analyzer {
         for (int i = 0; i < f.livingCount; i++) {
             if (inGroups(f.living.get(i))) seeds.computeIfAbsent(f.keyOf(i), k -> new ArrayList<>()).add(i);
         }
-        int[] seenIn = new int[f.size];
-        int[] queue = new int[f.size];
-        int walk = 0;
+        Descent descent = new Descent(f.childStart, f.childList);
         Map<String, List<ProcessIdentity>> out = new HashMap<>();
         for (Map.Entry<String, List<Integer>> e : seeds.entrySet()) {
-            walk++;
-            int write = 0;
-            for (int seed : e.getValue()) {
-                seenIn[seed] = walk;
-                queue[write++] = seed;
-            }
             List<ProcessIdentity> targets = new ArrayList<>();
-            for (int read = 0; read < write; read++) {
-                int n = queue[read];
-                if (f.isLiving(n) && inGroups(f.living.get(n)) && f.living.get(n).pid() != selfPid) {
-                    targets.add(f.living.get(n).identity());
-                }
-                for (int c = f.childStart[n]; c < f.childStart[n + 1]; c++) {
-                    int child = f.childList[c];
-                    if (seenIn[child] != walk) {
-                        seenIn[child] = walk;
-                        queue[write++] = child;
-                    }
-                }
-            }
+            int[] group = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+            below(f, descent, group, group.length, p -> targets.add(p.identity()));
             out.put(e.getKey(), List.copyOf(targets));
         }
         return out;
+    }
+
+    /**
+     * The one membership rule: the seeds and every process below them in the (remembered)
+     * forest, those living, in the groups, and not this process, in walk order.
+     */
+    private void below(Forest f, Descent descent, int[] seeds, int count, java.util.function.Consumer<ProcessSample> target) {
+        descent.walk(seeds, count, n -> {
+            if (f.isLiving(n) && inGroups(f.living.get(n)) && f.living.get(n).pid() != selfPid) target.accept(f.living.get(n));
+            return true; // a ghost or this process passes the walk on to what it started
+        });
     }
 
     /** The one cgroup every target is in, if no other process is in it. */
@@ -500,7 +476,8 @@ public final class Analyzer {
     /** The pid of the highest ancestor of process {@code i} below init, as the table has it. */
     private static int chainTop(List<ProcessSample> processes, PidIndex pids, int i) {
         ProcessSample p = processes.get(i);
-        for (int hops = 0; hops < processes.size() && p.ppid() > 1; hops++) { // bounded: a torn read may loop
+        Set<Integer> seen = new HashSet<>(); // a torn read may show a parent cycle
+        while (p.ppid() > 1 && seen.add(p.pid())) {
             int up = pids.of(p.ppid());
             if (up == PidIndex.NONE) break;
             p = processes.get(up);

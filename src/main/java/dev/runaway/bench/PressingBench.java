@@ -16,11 +16,11 @@ import dev.runaway.sandbox.NativeBinaries;
 import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
-import dev.runaway.stop.Actuator;
-import dev.runaway.stop.Disposable;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.plan.Disposable;
 import dev.runaway.stop.Selector;
 import dev.runaway.stop.StopCore;
-import dev.runaway.stop.StopEngine;
+import dev.runaway.stop.run.StopEngine;
 import dev.runaway.stop.StopSession;
 
 import java.io.IOException;
@@ -74,7 +74,7 @@ public final class PressingBench {
     /** The targets of issue 30, at 20,000 pressing tasks (docs/benchmarks.md, "The stop under fire"). */
     public static final long GROWTH_TARGET_MILLIS = 2000;
     public static final long OVER_FLOOR_TARGET_MILLIS = 3000;
-    static final long STABLE_WINDOW_MILLIS = dev.runaway.stop.StopEngine.STABLE_WINDOW.toMillis();
+    static final long STABLE_WINDOW_MILLIS = dev.runaway.stop.run.StopEngine.STABLE_WINDOW.toMillis();
 
     /**
      * One listing of the process table under the load.
@@ -355,7 +355,7 @@ public final class PressingBench {
     private Stop consolePath() throws Exception {
         progress.printf("console path (%,d pressing)%n", tasks);
         try (LiveAnalysis live = LiveAnalysis.live().start(); Drill drill = pressingAtCap();
-             Actuator actuator = new Actuator(PROC, dev.runaway.stop.HelperStarter.NONE)) {
+             Actuator actuator = new Actuator(PROC, dev.runaway.stop.helper.HelperStarter.NONE)) {
             String key = key(drill);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (!seen(live.latest(), key) && System.nanoTime() < deadline) Thread.sleep(100);

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.bench;
 
+import dev.runaway.stop.target.TargetRescan;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.NativeBinaries;
-import dev.runaway.stop.Actuator;
-import dev.runaway.stop.CommandRescan;
-import dev.runaway.stop.Disposable;
-import dev.runaway.stop.Planner;
-import dev.runaway.stop.StopEngine;
-import dev.runaway.stop.StopPlan;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.run.StopEngine;
+import dev.runaway.stop.plan.StopPlan;
 import dev.runaway.sys.LibC;
 
 import java.io.PrintWriter;
@@ -94,10 +94,10 @@ public final class StopBench {
             case ORPHANS, PRESSING -> drill.folder().resolve("cache/tool").toString();
             case LINEAR, FANOUT -> NativeBinaries.find(NativeBinaries.DRILL_WORKER).toString();
         };
-        CommandRescan rescan = new CommandRescan(PROC, command, pulse);
-        dev.runaway.stop.Targets targets = rescan.get();
+        TargetRescan rescan = TargetRescan.ofCommand(PROC, command, pulse);
+        dev.runaway.stop.target.Targets targets = rescan.get();
         StopPlan plan = new Planner(Disposable.forThisUser(), LibC.INSTANCE.geteuid() == 0).plan(targets);
-        try (Actuator actuator = new Actuator(PROC, dev.runaway.stop.HelperStarter.NONE)) {
+        try (Actuator actuator = new Actuator(PROC, dev.runaway.stop.helper.HelperStarter.NONE)) {
             return new StopEngine(actuator, rescan, s -> { }).run(plan, false);
         }
     }

@@ -191,7 +191,7 @@ public final class BenchCommand implements Callable<Integer> {
                     + " (growth stopped under %,d ms; zero, with the %,d ms stable window, within the floor + %,d ms; no survivor) in %d of %d%n",
                     method, rows.size(), ms(growth[growth.length / 2]), ms(growth[growth.length - 1]), ms(zero[zero.length / 2]),
                     ms(zero[zero.length - 1]), dev.runaway.bench.PressingBench.GROWTH_TARGET_MILLIS,
-                    dev.runaway.stop.StopEngine.STABLE_WINDOW.toMillis(), dev.runaway.bench.PressingBench.OVER_FLOOR_TARGET_MILLIS, met, rows.size());
+                    dev.runaway.stop.run.StopEngine.STABLE_WINDOW.toMillis(), dev.runaway.bench.PressingBench.OVER_FLOOR_TARGET_MILLIS, met, rows.size());
         }
         out.printf("%n%-36s %12s %12s %18s%n", "listing the table under that load", "ms", "processes", "drill's tasks after");
         for (var l : r.listings()) out.printf("%-36s %12.0f %12d %18d%n", l.reader(), l.millis(), l.processes(), l.pressingAfter());

@@ -5,7 +5,7 @@ import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
-import dev.runaway.stop.OomShield;
+import dev.runaway.stop.act.OomShield;
 import dev.runaway.timeline.IncidentFiles;
 import dev.runaway.tui.TopScreen;
 import dev.runaway.ui.ConsoleApp;

@@ -109,7 +109,7 @@ public final class DrillCommand implements Callable<Integer> {
                     + "); a detached drill could not put it back: run it without --detach, or ask for fewer tasks");
             return 2;
         }
-        if (!detach) dev.runaway.stop.OomShield.protectSelf(java.nio.file.Path.of("/proc"), null);
+        if (!detach) dev.runaway.stop.act.OomShield.protectSelf(java.nio.file.Path.of("/proc"), null);
         try (PidMax pidMax = PidMax.atLeast(pidsWanted, err)) {
             Drill drill = Drills.start(chosen, cap, lifetime, detach);
             out.println(drill.describe());

@@ -79,7 +79,7 @@ public final class GuardCommand implements Callable<Integer> {
         }
         MetricsExporter.Options options = new MetricsExporter.Options(Optional.ofNullable(listen), Optional.ofNullable(textfile),
                 Duration.ofSeconds(15), 20, Optional.of(new MetricsExporter.GuardOptions(policy, dryRun)));
-        dev.runaway.stop.OomShield.protectSelf(Path.of("/proc"), null); // it must outlive what it holds
+        dev.runaway.stop.act.OomShield.protectSelf(Path.of("/proc"), null); // it must outlive what it holds
         MetricsExporter running = MetricsExporter.start(options, err); // as runaway metrics: the log on stderr, the journal under systemd
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -54,7 +54,7 @@ public final class MetricsCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        dev.runaway.stop.OomShield.protectSelf(Path.of("/proc"), null); // the exporter should outlive the runaway it reports
+        dev.runaway.stop.act.OomShield.protectSelf(Path.of("/proc"), null); // the exporter should outlive the runaway it reports
         MetricsExporter exporter = MetricsExporter.start(options, err);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -10,25 +10,23 @@ import dev.runaway.model.ProcessSample;
 import dev.runaway.model.SafeText;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.procfs.PulseReader;
-import dev.runaway.sandbox.StopStep;
-import dev.runaway.stop.Actuator;
-import dev.runaway.stop.Disposable;
-import dev.runaway.stop.Placement;
-import dev.runaway.stop.Targets;
-import dev.runaway.stop.EarlyFreeze;
-import dev.runaway.stop.Exclusions;
-import dev.runaway.stop.FirstLever;
-import dev.runaway.stop.Lever;
-import dev.runaway.stop.LeverCheck;
-import dev.runaway.stop.OomShield;
+import dev.runaway.stoporder.StopStep;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.target.Placement;
+import dev.runaway.stop.target.Targets;
+import dev.runaway.stop.target.Exclusions;
+import dev.runaway.stop.run.FirstLever;
+import dev.runaway.stop.run.GrowthFirst;
+import dev.runaway.stop.plan.LeverCheck;
+import dev.runaway.stop.act.OomShield;
 import dev.runaway.stop.Priority;
 import dev.runaway.stop.Selector;
 import dev.runaway.stop.StepEvents;
 import dev.runaway.stop.StopCore;
-import dev.runaway.stop.StopEngine;
-import dev.runaway.stop.StopPlan;
+import dev.runaway.stop.run.StopEngine;
+import dev.runaway.stop.plan.StopPlan;
 import dev.runaway.stop.StopSession;
-import dev.runaway.sys.LibC;
 import dev.runaway.timeline.IncidentAppender;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -54,7 +52,7 @@ import java.util.concurrent.Callable;
                 "3:zero not reached or not confirmable (survivors listed)", "4:refused (the reason is printed)"})
 public final class StopCommand implements Callable<Integer> {
     static final Path PROC = Path.of("/proc");
-    static final Path INSTALLED_HELPER = dev.runaway.stop.InstalledHelper.PATH;
+    static final Path INSTALLED_HELPER = dev.runaway.stop.helper.InstalledHelper.PATH;
     /** Set by the launcher: when it started, as bash's EPOCHREALTIME (seconds.microseconds). */
     static final String LAUNCHED_AT = "RUNAWAY_LAUNCHED_AT";
     /** The launcher's pid: it execs this JVM, so a time set for another process (a parent's, inherited) is not taken. */
@@ -109,11 +107,10 @@ public final class StopCommand implements Callable<Integer> {
         long enteredMicros = epochMicros();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        boolean root = LibC.INSTANCE.geteuid() == 0;
         // As root the launcher's runaway-rt may have frozen them before this JVM started: adopted below, or undone.
         Optional<FirstLever> rt = yes ? FirstLever.of(environment, ProcessHandle.current().pid()) : Optional.empty();
         Selector selector = selector(rt);
-        try (Actuator actuator = new Actuator(PROC, root ? dev.runaway.stop.HelperStarter.NONE : dev.runaway.stop.InstalledHelper::start)) {
+        try (Actuator actuator = dev.runaway.stop.Actuators.forThisUser(PROC)) {
             if (selector == null) {
                 int pid = selection.pid != null ? selection.pid : selection.chain;
                 err.println("runaway stop: refused: " + (pid <= 1 ? "pid " + pid + " is init or the kernel" : "no process " + pid));
@@ -132,7 +129,7 @@ public final class StopCommand implements Callable<Integer> {
 
     private static void undo(Actuator actuator, FirstLever l, PrintWriter err) {
         if (!l.pidsMax().isEmpty()) actuator.adoptPidsCap(l.cgroup(), l.pidsMax(), l.pidsOld());
-        thaw(actuator, l.cgroup());
+        GrowthFirst.thaw(actuator, l.cgroup(), true);
         err.println("runaway stop: thawed " + SafeText.terminal(l.cgroup()) + " again and put its pids.max back");
     }
 
@@ -143,30 +140,22 @@ public final class StopCommand implements Callable<Integer> {
         if (yes) core.confirmedUpFront(); // a helper started for the plan then names the stop in its prompt
         long coreReady = System.nanoTime();
         // Confirmed on the command line: stop growth first, from the cheapest exact reading, then plan while frozen.
-        EarlyFreeze.Attempt attempt = rt.filter(FirstLever::frozen).isPresent()
-                ? EarlyFreeze.adopt(PROC, selector, actuator, core.exclusions(), rt.get(), entered + (rt.get().atMicros() - enteredMicros) * 1000)
-                : yes ? EarlyFreeze.attempt(PROC, selector, actuator, core.exclusions())
-                : EarlyFreeze.Attempt.not("not confirmed on the command line (--yes)", java.util.Map.of());
-        Optional<EarlyFreeze.Frozen> early = attempt.frozen();
+        GrowthFirst.Attempt attempt = rt.filter(FirstLever::frozen).isPresent()
+                ? GrowthFirst.adopt(PROC, selector, actuator, core.exclusions(), rt.get(), entered + (rt.get().atMicros() - enteredMicros) * 1000)
+                : yes ? GrowthFirst.attempt(PROC, selector, actuator, core.exclusions())
+                : GrowthFirst.Attempt.not("not confirmed on the command line (--yes)", java.util.Map.of());
         long earlyDone = System.nanoTime();
-        // A key's or a cgroup's targets are the frozen cgroup's kernel list; a process's or a chain's
-        // are read in full (their lineage, placements), which waits on nothing while they are frozen.
-        StopSession session = core.open(selector).prepare(early.filter(f -> selector.rootProcess() == null)
-                .map(f -> EarlyFreeze.targetsOf(PROC, selector, f, actuator)).orElse(null));
+        GrowthFirst.Planned after = GrowthFirst.plan(core, PROC, selector, attempt, actuator);
+        StopSession session = after.session();
+        Optional<GrowthFirst.Frozen> early = after.frozen();
         long planned = System.nanoTime();
         if (session.state() != StopSession.State.READY) {
             err.println("runaway stop: refused: " + SafeText.terminal(session.refusal().map(StopSession.Refusal::words).orElse("nothing to stop")));
-            early.ifPresent(f -> {
-                thaw(actuator, f);
-                err.println("runaway stop: thawed " + SafeText.terminal(f.cgroup()) + " again and put its pids.max back: growth is NOT stopped");
-            });
+            after.thawed().ifPresent(cgroup -> err.println("runaway stop: thawed " + SafeText.terminal(cgroup)
+                    + " again and put its pids.max back: growth is NOT stopped"));
             return 4;
         }
         StopPlan plan = session.plan();
-        if (early.isPresent() && !(plan.chosen() == Lever.FREEZE_CGROUP && plan.cgroup().equals(Optional.of(early.get().cgroup())))) {
-            thaw(actuator, early.get()); // the plan chose otherwise: its levers decide
-            early = Optional.empty();
-        }
         Priority priority = Priority.ofThisProcess();
         if (!json) {
             plan.describe().forEach(line -> out.println(SafeText.terminal(line))); // keys, names and paths are their owners' choice
@@ -196,7 +185,7 @@ public final class StopCommand implements Callable<Integer> {
         } finally {
             if (incident != null) incident.close();
         }
-        long growthStoppedNanos = early.map(EarlyFreeze.Frozen::atNanos).orElse(outcome.millisToGrowthStopped() < 0 ? -1
+        long growthStoppedNanos = early.map(GrowthFirst.Frozen::atNanos).orElse(outcome.millisToGrowthStopped() < 0 ? -1
                 : confirmed + outcome.millisToGrowthStopped() * 1_000_000);
         long zeroNanos = outcome.millisToZero() < 0 ? -1 : confirmed + outcome.millisToZero() * 1_000_000;
         Timings timings = new Timings(launchedMicros, launcherMicros(REALTIME_AT), launcherMicros(LAUNCHER_EXEC_AT), enteredMicros, entered, coreReady, earlyDone, planned, growthStoppedNanos,
@@ -220,19 +209,6 @@ public final class StopCommand implements Callable<Integer> {
 
         long growthToZero() {
             return zeroNanos < 0 || growthStoppedNanos < 0 ? -1 : (zeroNanos - growthStoppedNanos) / 1_000_000;
-        }
-    }
-
-    private static void thaw(Actuator actuator, EarlyFreeze.Frozen f) {
-        thaw(actuator, f.cgroup());
-    }
-
-    private static void thaw(Actuator actuator, String cgroup) {
-        actuator.uncapPids(cgroup);
-        try {
-            actuator.freeze(cgroup, false);
-        } catch (dev.runaway.stop.StopException e) {
-            // the engine's own restore would not know it: say nothing more than the plan does
         }
     }
 
@@ -312,7 +288,7 @@ public final class StopCommand implements Callable<Integer> {
     }
 
     /** Whose processes the key's definition found: {"only": uid or null, "spansUsers", "leftOut", "processesByUid": {"1000": 3}}. */
-    static ObjectNode usersJson(ObjectMapper mapper, dev.runaway.stop.KeyUsers users) {
+    static ObjectNode usersJson(ObjectMapper mapper, dev.runaway.stop.target.KeyUsers users) {
         ObjectNode u = mapper.createObjectNode();
         if (users.only().isPresent()) u.put("only", users.only().getAsInt());
         else u.putNull("only");
@@ -323,7 +299,7 @@ public final class StopCommand implements Callable<Integer> {
     }
 
     private static ObjectNode toJson(StopPlan plan, StopEngine.Outcome outcome, Timings t, Priority priority,
-                                     Optional<EarlyFreeze.Frozen> early, EarlyFreeze.Attempt attempt, Optional<FirstLever> rt) {
+                                     Optional<GrowthFirst.Frozen> early, GrowthFirst.Attempt attempt, Optional<FirstLever> rt) {
         ObjectMapper mapper = Json.TREES;
         ObjectNode root = mapper.createObjectNode();
         ObjectNode p = root.putObject("plan");

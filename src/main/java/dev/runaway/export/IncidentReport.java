@@ -69,7 +69,7 @@ public final class IncidentReport {
                     + Words.plural(s.stopSteps().size(), "step", "steps")));
             rows.add(List.of("time to zero", s.secondsToZero().isPresent()
                     ? Words.duration(s.secondsToZero().getAsDouble()) + " (then confirmed over "
-                    + Words.duration(dev.runaway.stop.StopEngine.STABLE_WINDOW.toMillis() / 1000.0) + " with no match)"
+                    + Words.duration(dev.runaway.stop.run.StopEngine.STABLE_WINDOW.toMillis() / 1000.0) + " with no match)"
                     : "zero not confirmed"));
             rows.add(List.of("restored", s.restored().isEmpty() ? "nothing to restore" : String.join("; ", s.restored())));
         }

@@ -2,7 +2,7 @@
 package dev.runaway.export;
 
 import dev.runaway.stop.StepEvents;
-import dev.runaway.stop.StopEngine;
+import dev.runaway.stop.run.StopEngine;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.GroupScan;
 import dev.runaway.timeline.PulsePoint;

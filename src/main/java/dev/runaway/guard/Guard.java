@@ -9,7 +9,7 @@ import dev.runaway.model.SafeText;
 import dev.runaway.model.ShellWords;
 import dev.runaway.stop.Selector;
 import dev.runaway.stop.StopCore;
-import dev.runaway.stop.StopEngine;
+import dev.runaway.stop.run.StopEngine;
 import dev.runaway.stop.StopException;
 import dev.runaway.stop.StopSession;
 
@@ -195,7 +195,7 @@ public final class Guard implements AutoCloseable {
     /** The hold (or dry run) that already takes every process of this group, if one does. */
     private Optional<String> coveredBy(Group g) {
         for (Active a : holds.values()) {
-            boolean inFrozen = a.held().lever() == dev.runaway.stop.Lever.FREEZE_CGROUP && !g.cgroup().isEmpty()
+            boolean inFrozen = a.held().lever() == dev.runaway.stop.plan.Lever.FREEZE_CGROUP && !g.cgroup().isEmpty()
                     && (g.cgroup().equals(a.shown().cgroup()) || g.cgroup().startsWith(a.shown().cgroup() + "/"));
             if (inFrozen || (!g.pids().isEmpty() && a.pids().containsAll(g.pids()))) return Optional.of(a.shown().key());
         }
@@ -278,7 +278,7 @@ public final class Guard implements AutoCloseable {
         }
         List<String> done = a.held().release();
         a.session().close();
-        released.put(key, a.held().lever() == dev.runaway.stop.Lever.FREEZE_CGROUP ? a.shown().cgroup() : "");
+        released.put(key, a.held().lever() == dev.runaway.stop.plan.Lever.FREEZE_CGROUP ? a.shown().cgroup() : "");
         ends.merge(HoldEnd.RELEASED, 1L, Long::sum);
         say("released " + key + " (" + by + "): " + String.join("; ", done));
         publish();
@@ -302,7 +302,7 @@ public final class Guard implements AutoCloseable {
             say("cannot stop " + key + ": " + stop.refusal().map(StopSession.Refusal::words).orElse(stop.state().name()));
             return Optional.empty();
         }
-        StopEngine.Outcome o = stop.run(false, step -> { });
+        StopEngine.Outcome o = core.confirmed(stop).session().run(false, step -> { }); // growth first where it applies, as every face
         say("stopped " + key + " (" + why + "): " + o.status());
         if (o.zeroConfirmed()) end(key, "stopped to zero: " + why, how);
         return Optional.of(o);

@@ -119,10 +119,10 @@ public final class MetricsExporter implements AutoCloseable {
     /** The guard follows the same live analysis: one sampler for the metrics, the lineage and the holds. */
     private void startGuard(GuardOptions g, PrintWriter log) throws IOException {
         boolean root = LibC.INSTANCE.geteuid() == 0;
-        dev.runaway.stop.Actuator actuator = new dev.runaway.stop.Actuator(Path.of("/proc"),
-                root ? dev.runaway.stop.HelperStarter.NONE : dev.runaway.stop.InstalledHelper::start);
+        dev.runaway.stop.act.Actuator actuator = new dev.runaway.stop.act.Actuator(Path.of("/proc"),
+                root ? dev.runaway.stop.helper.HelperStarter.NONE : dev.runaway.stop.helper.InstalledHelper::start);
         dev.runaway.stop.StopCore core = new dev.runaway.stop.StopCore(Path.of("/proc"), dev.runaway.procfs.PulseReader.live(), actuator,
-                dev.runaway.stop.Disposable.forThisUser());
+                dev.runaway.stop.plan.Disposable.forThisUser());
         guard = new dev.runaway.guard.Guard(live, core, g.policy(), g.dryRun(), dev.runaway.guard.DesktopNotices.start(g.policy(), log), log);
         registry.register(new HeldCollector(guard::status, guard::ends));
         guard.start();

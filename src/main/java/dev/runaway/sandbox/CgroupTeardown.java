@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
-import dev.runaway.sandbox.StopStep.Action;
-import dev.runaway.sandbox.StopStep.Phase;
-import dev.runaway.sandbox.StopStep.Result;
+import dev.runaway.stoporder.StopOrder;
+import dev.runaway.stoporder.StopOutcome;
+import dev.runaway.stoporder.StopStep.Action;
+import dev.runaway.stoporder.StopStep.Phase;
+import dev.runaway.stoporder.StopStep.Result;
 import dev.runaway.sys.LibC;
 import dev.runaway.sys.Signal;
 

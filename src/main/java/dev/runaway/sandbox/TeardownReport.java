@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
+import dev.runaway.stoporder.StopOrder;
+import dev.runaway.stoporder.StopOutcome;
+import dev.runaway.stoporder.StopStep;
 import java.time.Duration;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
-import dev.runaway.sandbox.StopStep;
+import dev.runaway.stoporder.StopStep;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.Timeline;
 import dev.runaway.timeline.TimelineEvent;

@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.run.GrowthFirst;
+import dev.runaway.stop.act.Actions;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.plan.Privilege;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.target.Exclusions;
+import dev.runaway.stop.target.TargetRescan;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.procfs.PulseReader;
 
@@ -55,48 +64,38 @@ public final class StopCore {
     /**
      * What runs once a plan shown to the user is confirmed: the session itself, or, when its plan
      * would not stop growth through a cgroup and the selector is a binary's key, a session planned
-     * after the command line's early lever ({@link EarlyFreeze#attempt}: the key's processes by
-     * their exe links, their cgroup capped and frozen when it holds (nearly) only them, every
-     * process in it checked while frozen, thawed at once on a stranger). Why: during a fire a live
-     * table holds only part of a group, and its plan's check of the cgroup's other processes
-     * cannot read them all in time (their stats wait while they exec), so the plan falls back to
-     * levers by pid, and the processes it does not list go on forking (bench ui at 20,000 pressing
-     * tasks: a plan of 2,689 processes, growth went on for 295 s). The key names the group the
-     * user confirmed; a stopped cgroup holds only its processes and their children. When the
-     * attempt does not freeze, or the new plan would not use that cgroup, everything is put back
-     * and the confirmed session runs as shown.
+     * after growth was stopped first ({@link GrowthFirst}: the key's processes by their exe links,
+     * their cgroup capped and frozen when it holds (nearly) only them, every process in it checked
+     * while frozen, thawed at once on a stranger). Why: during a fire a live table holds only part
+     * of a group, and its plan's check of the cgroup's other processes cannot read them all in
+     * time (their stats wait while they exec), so the plan falls back to levers by pid, and the
+     * processes it does not list go on forking (bench ui at 20,000 pressing tasks: a plan of 2,689
+     * processes, growth went on for 295 s). The key names the group the user confirmed; a stopped
+     * cgroup holds only its processes and their children. When the attempt does not freeze, or
+     * the new plan would not use that cgroup, everything is put back and the confirmed session
+     * runs as shown.
      */
     public Confirmed confirmed(StopSession session) {
         long at = System.nanoTime();
         if (!mayStopGrowthFirst(session)) return new Confirmed(session, Optional.empty(), "", -1);
-        EarlyFreeze.Attempt attempt;
+        GrowthFirst.Attempt attempt;
         try (var raised = dev.runaway.sys.Sched.raisedWhile()) {
-            attempt = EarlyFreeze.attempt(proc, session.selector(), actuator, exclusions);
+            attempt = GrowthFirst.attempt(proc, session.selector(), actuator, exclusions);
         }
         if (attempt.frozen().isEmpty()) return new Confirmed(session, Optional.empty(), attempt.why(), -1);
-        EarlyFreeze.Frozen f = attempt.frozen().get();
-        long growthStopped = (f.atNanos() - at) / 1_000_000;
-        StopSession frozen = open(session.selector()).prepare(EarlyFreeze.targetsOf(proc, session.selector(), f, actuator));
-        if (frozen.state() != StopSession.State.READY || frozen.plan().chosen() != Lever.FREEZE_CGROUP
-                || !frozen.plan().cgroup().equals(Optional.of(f.cgroup()))) {
-            frozen.cancel();
-            actuator.uncapPids(f.cgroup());
-            try {
-                actuator.freeze(f.cgroup(), false);
-            } catch (StopException e) {
-                // the confirmed plan's own levers write the freeze file again if they use it
-            }
-            return new Confirmed(session, Optional.empty(), "froze " + f.cgroup() + " but its plan chose otherwise; thawed", -1);
+        long growthStopped = (attempt.frozen().get().atNanos() - at) / 1_000_000;
+        GrowthFirst.Planned planned = GrowthFirst.plan(this, proc, session.selector(), attempt, actuator);
+        if (planned.frozen().isEmpty()) {
+            planned.session().cancel();
+            return new Confirmed(session, Optional.empty(), "froze " + planned.thawed().orElse("") + " but its plan chose otherwise; thawed", -1);
         }
         session.cancel();
-        return new Confirmed(frozen, Optional.of(f.cgroup()), attempt.why(), growthStopped);
+        return new Confirmed(planned.session(), Optional.of(planned.frozen().get().cgroup()), attempt.why(), growthStopped);
     }
 
     /** Whether {@link #confirmed} may stop growth through a cgroup before this ready session's plan. */
     public static boolean mayStopGrowthFirst(StopSession session) {
-        StopPlan plan = session.plan();
-        return plan != null && plan.chosen() != Lever.FREEZE_CGROUP && session.selector() instanceof Selector.Command c
-                && c.key().startsWith("/") && c.uid().isEmpty(); // the early freeze goes by key alone, every user's
+        return GrowthFirst.mayGoFirst(session.selector(), session.plan());
     }
 
     /** What the plan shown says of {@link #confirmed} when it may apply. */
@@ -124,7 +123,7 @@ public final class StopCore {
     String warmHelperIfNeeded(StopPlan plan) {
         if (!plan.needsHelper()) return "";
         actuator.retryHelper(); // opening a plan is the user asking
-        boolean up = confirmedUpFront ? actuator.warmUp(HelperBinding.of(plan)) : actuator.warmUp();
+        boolean up = confirmedUpFront ? actuator.warmUp(plan.binding()) : actuator.warmUp();
         return up ? "the helper is running (started through pkexec)"
                 : "the helper is not available (" + actuator.helperUnavailable().orElse("it did not start")
                 + "): what needs it will fall back or be refused";

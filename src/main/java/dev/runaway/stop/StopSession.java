@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.run.StopEngine;
+import dev.runaway.stop.target.Exclusions;
+import dev.runaway.stop.target.TargetRescan;
+import dev.runaway.stop.target.Targets;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.procfs.PulseReader;
-import dev.runaway.sandbox.StopStep;
+import dev.runaway.stoporder.StopStep;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

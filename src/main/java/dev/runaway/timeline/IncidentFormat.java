@@ -11,7 +11,7 @@ import dev.runaway.analysis.GrowthFit;
 import dev.runaway.analysis.GrowthShape;
 import dev.runaway.analysis.GroupOrder;
 import dev.runaway.analysis.MemorySource;
-import dev.runaway.sandbox.StopStep;
+import dev.runaway.stoporder.StopStep;
 
 import java.time.Instant;
 import java.util.ArrayList;

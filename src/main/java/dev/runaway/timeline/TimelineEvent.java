@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.timeline;
 
-import dev.runaway.sandbox.StopStep;
+import dev.runaway.stoporder.StopStep;
 
 import java.time.Instant;
 import java.util.Optional;

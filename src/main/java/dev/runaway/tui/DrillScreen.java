@@ -8,8 +8,8 @@ import dev.runaway.sandbox.SandboxMonitor;
 import dev.runaway.sandbox.SandboxSample;
 
 import dev.runaway.procfs.PulseReader;
-import dev.runaway.stop.Actuator;
-import dev.runaway.stop.Disposable;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.plan.Disposable;
 import dev.runaway.stop.Selector;
 import dev.runaway.stop.StopCore;
 import dev.runaway.stop.StopSession;
@@ -54,7 +54,7 @@ public final class DrillScreen {
     public void showInteractive() throws IOException, InterruptedException {
         boolean root = dev.runaway.sys.LibC.INSTANCE.geteuid() == 0;
         java.util.concurrent.ExecutorService worker = TerminalStop.worker();
-        try (Actuator actuator = new Actuator(PROC, root ? dev.runaway.stop.HelperStarter.NONE : dev.runaway.stop.InstalledHelper::start);
+        try (Actuator actuator = dev.runaway.stop.Actuators.forThisUser(PROC);
              Terminal terminal = Terminal.raw()) {
             TerminalStop stop = null;
             while (!expired() || stop != null && !stop.closable()) {

@@ -2,9 +2,9 @@
 package dev.runaway.tui;
 
 import dev.runaway.model.ProcessSample;
-import dev.runaway.sandbox.StopOutcome;
-import dev.runaway.sandbox.StopStep;
-import dev.runaway.stop.StopEngine;
+import dev.runaway.stoporder.StopOutcome;
+import dev.runaway.stoporder.StopStep;
+import dev.runaway.stop.run.StopEngine;
 import dev.runaway.stop.StopCore;
 import dev.runaway.stop.StopSession;
 

@@ -7,13 +7,11 @@ import dev.runaway.drill.Drills;
 import dev.runaway.drill.RunningDrill;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.CgroupSandbox;
-import dev.runaway.stop.Actuator;
-import dev.runaway.stop.Disposable;
-import dev.runaway.stop.InstalledHelper;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.plan.Disposable;
 import dev.runaway.stop.Selector;
 import dev.runaway.stop.StopCore;
 import dev.runaway.stop.StopSession;
-import dev.runaway.sys.LibC;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -48,11 +46,10 @@ public final class TopScreen {
 
     /** Full-screen until q; follows the terminal's size as it changes. */
     public void showInteractive(long refreshMillis) throws IOException, InterruptedException {
-        boolean root = LibC.INSTANCE.geteuid() == 0;
         PulseReader pulse = PulseReader.live();
         // One actuator for the view's life: a helper started for one stop stays for the next.
         java.util.concurrent.ExecutorService worker = TerminalStop.worker();
-        try (Actuator actuator = new Actuator(PROC, root ? dev.runaway.stop.HelperStarter.NONE : InstalledHelper::start);
+        try (Actuator actuator = dev.runaway.stop.Actuators.forThisUser(PROC);
              Terminal terminal = Terminal.raw()) {
             StopCore core = new StopCore(PROC, pulse, actuator, Disposable.forThisUser());
             // Planned from the group as this view holds it (its newest scan), not a new full scan: see GuidedStop.

@@ -8,10 +8,9 @@ import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.TeardownReport;
-import dev.runaway.stop.Actuator;
-import dev.runaway.stop.Disposable;
-import dev.runaway.stop.HelperKeeper;
-import dev.runaway.stop.InstalledHelper;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.helper.HelperKeeper;
 import dev.runaway.sys.LibC;
 import dev.runaway.timeline.GroupScan;
 import dev.runaway.timeline.Incident;
@@ -68,7 +67,7 @@ public final class ConsoleSession implements AutoCloseable {
         LiveAnalysis live = LiveAnalysis.live().sharingLineage("the console");
         recorder.attach(live);
         boolean root = LibC.INSTANCE.geteuid() == 0;
-        Actuator actuator = new Actuator(PROC, root ? dev.runaway.stop.HelperStarter.NONE : InstalledHelper::start);
+        Actuator actuator = dev.runaway.stop.Actuators.forThisUser(PROC);
         GuidedStop stop = new GuidedStop(PROC, new dev.runaway.stop.StopCore(PROC, PulseReader.live(), actuator,
                 Disposable.forThisUser()), timeline, recorder::event, command -> live.targets(command).samples());
         // The helper starts on the first spike, not only when a plan opens: once pids run out, pkexec cannot.

@@ -3,7 +3,7 @@ package dev.runaway.ui;
 
 import dev.runaway.view.ConsoleRow;
 import dev.runaway.model.ProcessSample;
-import dev.runaway.stop.StopEngine;
+import dev.runaway.stop.run.StopEngine;
 import dev.runaway.stop.StopSession;
 import javafx.application.Platform;
 import javafx.geometry.Insets;
@@ -208,7 +208,7 @@ final class StopPanel {
                     ran.millisToZero(), StopEngine.STABLE_WINDOW.toSeconds()));
             ran.confirmed().frozenFirst().ifPresent(cgroup -> b.append(" Growth was stopped first through the cgroup ").append(cgroup)
                     .append(", which held only the group's processes: the plan shown could not check it in time."));
-        } else if (o.status() == dev.runaway.sandbox.StopOutcome.Status.UNCONFIRMED) {
+        } else if (o.status() == dev.runaway.stoporder.StopOutcome.Status.UNCONFIRMED) {
             b.append("Zero NOT confirmed: no target is alive, but ").append(o.unfollowed().size())
                     .append(" processes it may have started could not be followed (");
             int shown = 0;

@@ -11,9 +11,17 @@ import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 import dev.runaway.arch.fixture.model.BadModel;
 import dev.runaway.arch.fixture.procfs.NativeProcReader;
 import dev.runaway.arch.fixture.sys.NativeCalls;
+import dev.runaway.arch.fixture.stop.helper.BadHelper;
+import dev.runaway.arch.fixture.stop.plan.BadPlan;
+import dev.runaway.arch.fixture.stop.plan.GoodPlan;
+import dev.runaway.arch.fixture.stop.run.FixtureRun;
+import dev.runaway.arch.fixture.stop.target.BadTarget;
+import dev.runaway.arch.fixture.stop.target.FixtureTarget;
 import dev.runaway.arch.fixture.ui.FixtureView;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,6 +42,31 @@ class LayerDependencyTest {
 
     @ArchTest
     static final ArchRule onlySysUsesJna = onlySysUsesJna("dev.runaway");
+    // The stop by phase (docs/architecture.md): what a target is depends on no later phase; the
+    // plan does not run; the helper's side knows no other part of the stop.
+    @ArchTest
+    static final ArchRule stopTargetUsesNoLaterPhase = stopTargetUsesNoLaterPhase("dev.runaway");
+
+    @ArchTest
+    static final ArchRule stopPlanDoesNotRun = stopPlanDoesNotRun("dev.runaway");
+
+    @ArchTest
+    static final ArchRule stopHelperUsesNoOtherStopPackage = stopHelperUsesNoOtherStopPackage("dev.runaway");
+
+    static ArchRule stopTargetUsesNoLaterPhase(String root) {
+        return noClasses().that().resideInAPackage(root + ".stop.target..").should().dependOnClassesThat()
+                .resideInAnyPackage(root + ".stop.plan..", root + ".stop.run..", root + ".stop.act..", root + ".stop.helper..");
+    }
+
+    static ArchRule stopPlanDoesNotRun(String root) {
+        return noClasses().that().resideInAPackage(root + ".stop.plan..").should().dependOnClassesThat()
+                .resideInAPackage(root + ".stop.run..");
+    }
+
+    static ArchRule stopHelperUsesNoOtherStopPackage(String root) {
+        return noClasses().that().resideInAPackage(root + ".stop.helper..").should().dependOnClassesThat(
+                resideInAPackage(root + ".stop..").and(resideOutsideOfPackage(root + ".stop.helper..")));
+    }
 
     static ArchRule onlyUiUsesJavaFxOrChartFx(String root) {
         return noClasses().that().resideOutsideOfPackage(root + ".ui..")
@@ -43,8 +76,6 @@ class LayerDependencyTest {
     /** Native calls (JNA) only in sys, which names their errno and signal numbers (sys.Errno, sys.Signal). */
     static ArchRule onlySysUsesJna(String root) {
         return noClasses().that().resideOutsideOfPackage(root + ".sys..")
-                // stop.Pidfd moves its calls into sys on the stop-layout branch (issue 36): remove after that merge
-                .and().doNotHaveFullyQualifiedName(root + ".stop.Pidfd")
                 .should().dependOnClassesThat().resideInAPackage("com.sun.jna..");
     }
 
@@ -54,6 +85,8 @@ class LayerDependencyTest {
                 .withOptionalLayers(true)
                 .layer("model").definedBy(root + ".model..")
                 .layer("sys").definedBy(root + ".sys..")
+                // stoporder: the order of a stop (growth, kill, zero, restore), used by the sandbox's teardown and the stop
+                .layer("stoporder").definedBy(root + ".stoporder..")
                 .layer("procfs").definedBy(root + ".procfs..")
                 .layer("sandbox").definedBy(root + ".sandbox..")
                 .layer("analysis").definedBy(root + ".analysis..")
@@ -68,6 +101,8 @@ class LayerDependencyTest {
                 .layer("tui").definedBy(root + ".tui..")
                 .layer("bench").definedBy(root + ".bench..")
                 .layer("cli").definedBy(root + ".cli..")
+                .whereLayer("stoporder").mayOnlyBeAccessedByLayers(
+                        "sandbox", "analysis", "timeline", "stop", "guard", "drill", "export", "ui", "tui", "cli", "bench")
                 .whereLayer("sys").mayOnlyBeAccessedByLayers(
                         "procfs", "sandbox", "analysis", "timeline", "stop", "guard", "drill", "metrics", "ui", "tui", "cli", "bench")
                 .whereLayer("procfs").mayOnlyBeAccessedByLayers(
@@ -97,6 +132,32 @@ class LayerDependencyTest {
 
     private static JavaClasses badFixture() {
         return new ClassFileImporter().importClasses(BadModel.class, FixtureView.class);
+    }
+
+    private static JavaClasses stopFixture(Class<?>... classes) {
+        return new ClassFileImporter().importClasses(classes);
+    }
+
+    private static final String FIXTURE = "dev.runaway.arch.fixture";
+
+    @Test
+    void targetRuleFailsOnATargetThatUsesTheRun() {
+        assertThat(stopTargetUsesNoLaterPhase(FIXTURE).evaluate(stopFixture(BadTarget.class, FixtureRun.class))
+                .getFailureReport().toString()).contains(BadTarget.class.getName()).contains(FixtureRun.class.getName());
+    }
+
+    @Test
+    void planRuleFailsOnAPlanThatUsesTheRunAndNotOnOneThatUsesATarget() {
+        assertThat(stopPlanDoesNotRun(FIXTURE).evaluate(stopFixture(BadPlan.class, FixtureRun.class)).hasViolation()).isTrue();
+        assertThat(stopPlanDoesNotRun(FIXTURE).evaluate(stopFixture(GoodPlan.class, FixtureTarget.class)).hasViolation()).isFalse();
+        assertThat(stopTargetUsesNoLaterPhase(FIXTURE).evaluate(stopFixture(GoodPlan.class, FixtureTarget.class)).hasViolation())
+                .isFalse();
+    }
+
+    @Test
+    void helperRuleFailsOnAHelperThatUsesAnotherStopPackage() {
+        assertThat(stopHelperUsesNoOtherStopPackage(FIXTURE).evaluate(stopFixture(BadHelper.class, GoodPlan.class))
+                .getFailureReport().toString()).contains(BadHelper.class.getName()).contains(GoodPlan.class.getName());
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.runaway.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.runaway.stop.KeyUsers;
+import dev.runaway.stop.target.KeyUsers;
 import org.junit.jupiter.api.Test;
 
 import java.util.OptionalInt;

@@ -4,7 +4,7 @@ package dev.runaway.export;
 import dev.runaway.analysis.GroupCap;
 import dev.runaway.analysis.GrowthFit;
 import dev.runaway.analysis.GrowthShape;
-import dev.runaway.sandbox.StopStep;
+import dev.runaway.stoporder.StopStep;
 import dev.runaway.stop.StepEvents;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.GroupPoint;

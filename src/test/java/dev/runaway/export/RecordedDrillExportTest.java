@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.export;
 
+import dev.runaway.stop.target.TargetRescan;
 import dev.runaway.analysis.LiveAnalysis;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.Caps;
-import dev.runaway.stop.Actuator;
-import dev.runaway.stop.CommandRescan;
-import dev.runaway.stop.Disposable;
-import dev.runaway.stop.Planner;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Planner;
 import dev.runaway.stop.StepEvents;
-import dev.runaway.stop.StopEngine;
-import dev.runaway.stop.StopPlan;
+import dev.runaway.stop.run.StopEngine;
+import dev.runaway.stop.plan.StopPlan;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.Incident;
 import dev.runaway.timeline.IncidentReader;
@@ -68,10 +68,10 @@ class RecordedDrillExportTest {
                 Thread.sleep(2000); // held at its cap
                 worker = Files.readSymbolicLink(PROC.resolve(drill.info().rootPid() + "/exe")).toString();
                 PulseReader pulse = PulseReader.live();
-                StopPlan plan = new Planner(Disposable.forThisUser(), true).plan(new CommandRescan(PROC, worker, pulse).get());
+                StopPlan plan = new Planner(Disposable.forThisUser(), true).plan(TargetRescan.ofCommand(PROC, worker, pulse).get());
                 try (Actuator actuator = new Actuator(PROC, () -> null)) {
                     String command = worker;
-                    outcome = new StopEngine(actuator, new CommandRescan(PROC, worker, pulse),
+                    outcome = new StopEngine(actuator, TargetRescan.ofCommand(PROC, worker, pulse),
                             step -> recorder.event(StepEvents.of(step, command, timeline))).run(plan, false);
                 }
                 Thread.sleep(1500); // the machine after

@@ -9,8 +9,8 @@ import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
-import dev.runaway.stop.Actuator;
-import dev.runaway.stop.Disposable;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.plan.Disposable;
 import dev.runaway.stop.StopCore;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -274,6 +274,7 @@ class GuardOrdinaryWorkTest {
     private static Path cProject(Path at) throws Exception {
         Files.createDirectories(at);
         Path sources = Path.of("src/main/c").toAbsolutePath();
+        Path generated = Path.of(System.getProperty("runaway.native.dir", "target/native"), "include").toAbsolutePath(); // build.sh's headers
         List<String> objects = new ArrayList<>();
         StringBuilder rules = new StringBuilder();
         int n = 0;
@@ -282,7 +283,7 @@ class GuardOrdinaryWorkTest {
                 String o = "o" + n++ + ".o";
                 objects.add(o);
                 rules.append(o).append(": ").append(sources.resolve(c)).append("\n\tcc -O2 -DVARIANT=").append(variant)
-                        .append(" -c $< -o $@\n");
+                        .append(" -I").append(generated).append(" -c $< -o $@\n");
             }
         }
         Files.writeString(at.resolve("Makefile"), "all: " + String.join(" ", objects) + "\n" + rules);

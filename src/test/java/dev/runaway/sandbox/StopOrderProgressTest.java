@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.sandbox;
 
+import dev.runaway.stoporder.StopOrder;
+import dev.runaway.stoporder.StopOutcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actuator;
 import dev.runaway.procfs.ProcReader;
 import dev.runaway.sandbox.CgroupSandbox;
 import dev.runaway.sandbox.Sandboxes;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperBinding;
+import dev.runaway.stop.helper.HelperStarter;
+import dev.runaway.stop.plan.Disposable;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.sandbox.Sandbox;

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.run.GrowthFirst;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperStarter;
+import dev.runaway.stop.run.FirstLever;
+import dev.runaway.stop.target.Exclusions;
 import dev.runaway.sandbox.CgroupSandbox;
 import dev.runaway.sandbox.NativeBinaries;
 import dev.runaway.sandbox.Sandbox;
@@ -129,8 +134,8 @@ public class FirstLeverLaunchTest {
         return FirstLever.of(mine, ProcessHandle.current().pid()).orElseThrow();
     }
 
-    private EarlyFreeze.Attempt adopt(FirstLever lever, Actuator actuator) {
-        return EarlyFreeze.adopt(Path.of("/proc"), new Selector.Command(key.toString()), actuator,
+    private GrowthFirst.Attempt adopt(FirstLever lever, Actuator actuator) {
+        return GrowthFirst.adopt(Path.of("/proc"), new Selector.Command(key.toString()), actuator,
                 Exclusions.none((int) ProcessHandle.current().pid()), lever, System.nanoTime());
     }
 
@@ -153,7 +158,7 @@ public class FirstLeverLaunchTest {
         assertThat(frozen(runaway)).isTrue();
 
         try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
-            EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator);
+            GrowthFirst.Attempt attempt = adopt(forThisJvm(env), actuator);
             assertThat(attempt.frozen()).as(attempt.why()).isPresent();
             assertThat(attempt.frozen().get().cgroup()).isEqualTo(cgroupOf(runaway));
             assertThat(attempt.frozen().get().pidsCapped()).isTrue();
@@ -172,7 +177,7 @@ public class FirstLeverLaunchTest {
         assertThat(env).as(env.get("output")).containsKey("RUNAWAY_FIRST_LEVER_CGROUP"); // one stranger: within the allowance
 
         try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
-            EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator);
+            GrowthFirst.Attempt attempt = adopt(forThisJvm(env), actuator);
             assertThat(attempt.frozen()).isEmpty();
             assertThat(attempt.why()).contains("pid " + other.pid()).contains("thawed at once");
         }
@@ -228,7 +233,7 @@ public class FirstLeverLaunchTest {
         env.put("RUNAWAY_FIRST_LEVER_AT", "1796083343.123456");
         env.put("RUNAWAY_FIRST_LEVER_SELECTOR", "command:" + key);
         try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
-            EarlyFreeze.Attempt attempt = adopt(FirstLever.of(env, ProcessHandle.current().pid()).orElseThrow(), actuator);
+            GrowthFirst.Attempt attempt = adopt(FirstLever.of(env, ProcessHandle.current().pid()).orElseThrow(), actuator);
             assertThat(attempt.frozen()).isEmpty();
             assertThat(attempt.why()).contains("of the same key runs outside " + cgroupOf(first)).contains("thawed at once");
         }
@@ -264,8 +269,8 @@ public class FirstLeverLaunchTest {
         return (int) root.pid();
     }
 
-    private EarlyFreeze.Attempt adopt(FirstLever lever, Actuator actuator, Selector selector) {
-        return EarlyFreeze.adopt(Path.of("/proc"), selector, actuator, Exclusions.none((int) ProcessHandle.current().pid()), lever, System.nanoTime());
+    private GrowthFirst.Attempt adopt(FirstLever lever, Actuator actuator, Selector selector) {
+        return GrowthFirst.adopt(Path.of("/proc"), selector, actuator, Exclusions.none((int) ProcessHandle.current().pid()), lever, System.nanoTime());
     }
 
     private static dev.runaway.model.ProcessIdentity identity(int pid) {
@@ -284,7 +289,7 @@ public class FirstLeverLaunchTest {
         assertThat(pidsMax(runaway)).isEqualTo("0");
         assertThat(freezeAsked(runaway)).isTrue();
         try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
-            EarlyFreeze.Attempt other = adopt(forThisJvm(env), actuator, new Selector.Cgroup(cgroupOf(runaway) + "-other"));
+            GrowthFirst.Attempt other = adopt(forThisJvm(env), actuator, new Selector.Cgroup(cgroupOf(runaway) + "-other"));
             assertThat(other.frozen()).isEmpty();
             assertThat(other.why()).contains("runaway-rt froze for cgroup " + cgroupOf(runaway)).contains("thawed at once");
         }
@@ -340,7 +345,7 @@ public class FirstLeverLaunchTest {
         made.put("RUNAWAY_FIRST_LEVER_AT", "1796083343.123456");
         made.put("RUNAWAY_FIRST_LEVER_SELECTOR", "pid:" + root + ":" + identity(root).startTicks());
         try (Actuator actuator = new Actuator(Path.of("/proc"), () -> null)) {
-            EarlyFreeze.Attempt attempt = adopt(FirstLever.of(made, ProcessHandle.current().pid()).orElseThrow(), actuator,
+            GrowthFirst.Attempt attempt = adopt(FirstLever.of(made, ProcessHandle.current().pid()).orElseThrow(), actuator,
                     new Selector.Process(identity(root)));
             assertThat(attempt.frozen()).isEmpty();
             assertThat(attempt.why()).contains("pid " + other.pid() + " in " + cgroupOf(runaway) + " does not descend from pid " + root)
@@ -385,7 +390,7 @@ public class FirstLeverLaunchTest {
     /** The JVM adopts the lever's freeze for {@code selector}; then the cgroup is put back as the test found it. */
     private void adoptsAndPutsBack(Map<String, String> env, Selector selector, CgroupSandbox runaway) throws Exception {
         try (Actuator actuator = new Actuator(Path.of("/proc"), HelperStarter.NONE)) {
-            EarlyFreeze.Attempt attempt = adopt(forThisJvm(env), actuator, selector);
+            GrowthFirst.Attempt attempt = adopt(forThisJvm(env), actuator, selector);
             assertThat(attempt.frozen()).as(attempt.why()).isPresent();
             actuator.uncapPids(cgroupOf(runaway));
             actuator.freeze(cgroupOf(runaway), false);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperKeeper;
 import dev.runaway.analysis.Chain;
 import dev.runaway.analysis.Group;
 import dev.runaway.analysis.GrowthFit;

@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.target.TargetRescan;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperClient;
+import dev.runaway.stop.helper.HelperKeeper;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.plan.Privilege;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.run.StopEngine;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sys.LibC;
 
@@ -18,7 +27,7 @@ public final class HelperAheadProbe {
         Path proc = Path.of("/proc");
         String command = args[0], helper = args[1], config = args[2];
         PulseReader pulse = PulseReader.live();
-        CommandRescan rescan = new CommandRescan(proc, command, pulse);
+        TargetRescan rescan = TargetRescan.ofCommand(proc, command, pulse);
         // the console as it will be: nobody, with the helper it started ahead of need
         Planner planner = new Planner(Disposable.forThisUser(), new Privilege(false, 65534, Privilege.Helper.RUNNING));
         try (Actuator actuator = new Actuator(proc, () -> {

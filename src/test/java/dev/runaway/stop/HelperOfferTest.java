@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperKeeper;
+import dev.runaway.stop.helper.HelperUnavailable;
 import dev.runaway.analysis.Snapshot;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperBinding;
+import dev.runaway.stop.helper.HelperStarter;
+import dev.runaway.stop.helper.HelperUnavailable;
+import dev.runaway.stop.helper.InstalledHelper;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Lever;
+import dev.runaway.stop.plan.LeverCheck;
+import dev.runaway.stop.plan.Privilege;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.target.Targets;
 import dev.runaway.model.ProcessIdentity;
 import org.junit.jupiter.api.Test;
 
@@ -86,7 +97,7 @@ class HelperPromptTest {
             }
         }
         assertThat(asked).as("a plan shown for confirmation prepares; runaway stop --yes names the stop")
-                .containsExactly(Optional.empty(), Optional.of(HelperBinding.of(plan)));
-        assertThat(InstalledHelper.description(HelperBinding.of(plan))).isEqualTo("/tmp/x/runaway (0 processes)");
+                .containsExactly(Optional.empty(), Optional.of(plan.binding()));
+        assertThat(InstalledHelper.description(plan.binding())).isEqualTo("/tmp/x/runaway (0 processes)");
     }
 }

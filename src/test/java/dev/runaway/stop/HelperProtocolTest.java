@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.target.TargetRescan;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperBinding;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.plan.StopPlan;
 import dev.runaway.procfs.ProcStat;
 import dev.runaway.sandbox.CgroupLayout;
 import dev.runaway.sandbox.CgroupSandbox;
@@ -345,9 +351,9 @@ class HelperProtocolTest {
             dev.runaway.sandbox.Caps.awaitRefusedFork(drill.sandbox(), 40);
             String tool = drill.folder().resolve("cache/tool").toString();
             StopPlan plan = new Planner(Disposable.forThisUser(), true)
-                    .plan(new CommandRescan(PROC, tool, dev.runaway.procfs.PulseReader.live()).get());
+                    .plan(TargetRescan.ofCommand(PROC, tool, dev.runaway.procfs.PulseReader.live()).get());
             assertThat(plan.binaries()).as(String.join("\n", plan.describe())).containsExactly(tool);
-            List<String> binding = HelperBinding.of(plan).requests();
+            List<String> binding = plan.binding().requests();
             for (String line : binding.subList(0, binding.size() - 1)) helper.ask(line); // a target may exit meanwhile: ERR gone
             assertThat(helper.ask("CONFIRM")).startsWith("OK ");
             assertThat(helper.ask("REVOKE " + tool)).isEqualTo("OK 755");

@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.target.TargetRescan;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperStarter;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.run.StopEngine;
 import dev.runaway.procfs.PulseReader;
 
 import java.io.BufferedReader;
@@ -36,7 +43,7 @@ public final class NoForkProbe {
         Path proc = Path.of("/proc");
         String command = args[0];
         PulseReader pulse = PulseReader.live();
-        CommandRescan rescan = new CommandRescan(proc, command, pulse);
+        TargetRescan rescan = TargetRescan.ofCommand(proc, command, pulse);
         Planner planner = new Planner(Disposable.forThisUser(), true);
         for (int i = 0; i < 5; i++) planner.plan(rescan.get()); // loads and compiles what the stop uses
         if (!readyThenTryAFork()) return;

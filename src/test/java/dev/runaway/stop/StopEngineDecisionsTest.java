@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actions;
+import dev.runaway.stop.act.Pidfd;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Lever;
+import dev.runaway.stop.plan.LeverCheck;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.plan.Privilege;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.run.StopEngine;
+import dev.runaway.stop.target.Targets;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
-import dev.runaway.sandbox.StopOutcome;
-import dev.runaway.sandbox.StopStep;
-import dev.runaway.sandbox.StopStep.Action;
-import dev.runaway.sandbox.StopStep.Phase;
-import dev.runaway.sandbox.StopStep.Result;
+import dev.runaway.stoporder.StopOutcome;
+import dev.runaway.stoporder.StopStep;
+import dev.runaway.stoporder.StopStep.Action;
+import dev.runaway.stoporder.StopStep.Phase;
+import dev.runaway.stoporder.StopStep.Result;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

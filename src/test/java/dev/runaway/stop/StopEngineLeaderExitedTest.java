@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
-import dev.runaway.sandbox.StopOutcome;
-import dev.runaway.sandbox.StopStep;
+import dev.runaway.stop.plan.Lever;
+import dev.runaway.stop.plan.LeverCheck;
+import dev.runaway.stop.plan.Privilege;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.run.StopEngine;
+import dev.runaway.stoporder.StopOutcome;
+import dev.runaway.stoporder.StopStep;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

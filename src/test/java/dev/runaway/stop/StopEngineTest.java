@@ -1,6 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.target.TargetRescan;
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.act.Pidfd;
+import dev.runaway.sys.Signal;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Lever;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.run.StopEngine;
+import dev.runaway.stop.target.Targets;
 import dev.runaway.drill.Drill;
 import dev.runaway.drill.Drills;
 import dev.runaway.drill.Scenario;
@@ -54,7 +64,7 @@ class StopEngineTest {
             assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
             assertThat(drill.sandbox().memberPids()).isEmpty();
             assertThat(alive(bystander)).as("a process outside the targets").isTrue();
-            assertThat(outcome.steps()).extracting(dev.runaway.sandbox.StopStep::step)
+            assertThat(outcome.steps()).extracting(dev.runaway.stoporder.StopStep::step)
                     .containsSubsequence("stop growth", "kill", "confirm zero", "restore");
         }
     }
@@ -103,7 +113,7 @@ class StopEngineTest {
             String worker = ProcStat.read(PROC, (int) drill.info().rootPid()).map(s -> exe((int) drill.info().rootPid())).orElseThrow();
             // No disposable roots, whatever folder the checkout is in: revoke is out, and so is quarantine.
             StopPlan plan = new Planner(new Disposable(List.of(), Path.of("/nonexistent-home")), false)
-                    .plan(new CommandRescan(PROC, worker, pulse).get());
+                    .plan(TargetRescan.ofCommand(PROC, worker, pulse).get());
             assertThat(plan.chosen()).isEqualTo(Lever.SIGSTOP_SWEEP);
             StopEngine.Outcome outcome = run(plan);
             assertThat(outcome.zeroConfirmed()).as(outcome.steps().toString()).isTrue();
@@ -147,7 +157,7 @@ class StopEngineTest {
 
             // No disposable roots, wherever the checkout is: a cgroup lever stops the swarm growing.
             StopPlan plan = new Planner(new Disposable(List.of(), Path.of("/nonexistent-home")), true)
-                    .plan(new CommandRescan(PROC, worker, pulse).get());
+                    .plan(TargetRescan.ofCommand(PROC, worker, pulse).get());
             assertThat(plan.chosen()).isIn(Lever.FREEZE_CGROUP, Lever.QUARANTINE);
             long started = System.nanoTime();
             StopEngine.Outcome outcome = run(plan);
@@ -163,23 +173,23 @@ class StopEngineTest {
         try (Sandbox box = Sandboxes.create(SandboxSpec.of("test-stop-reuse", 4))) {
             ProcessIdentity sleeper = startSleeper(box);
             ProcessIdentity stale = new ProcessIdentity(sleeper.pid(), sleeper.startTicks() - 1); // "the same pid, earlier"
-            assertThat(Pidfd.signal(PROC, stale, 9)).isEqualTo(Pidfd.Result.GONE);
+            assertThat(Pidfd.signal(PROC, stale, Signal.SIGKILL)).isEqualTo(Pidfd.Result.GONE);
             Thread.sleep(200);
             assertThat(alive(sleeper)).as("the process now holding the pid").isTrue();
-            assertThat(Pidfd.signal(PROC, sleeper, 9)).isEqualTo(Pidfd.Result.SENT);
+            assertThat(Pidfd.signal(PROC, sleeper, Signal.SIGKILL)).isEqualTo(Pidfd.Result.SENT);
         }
     }
 
     private static StopPlan plan(String command, boolean root) {
-        Targets targets = new CommandRescan(PROC, command, pulse).get();
+        Targets targets = TargetRescan.ofCommand(PROC, command, pulse).get();
         assertThat(targets.samples()).as("targets for " + command).isNotEmpty();
         return new Planner(Disposable.forThisUser(), root).plan(targets);
     }
 
     private static StopEngine.Outcome run(StopPlan plan) {
-        List<dev.runaway.sandbox.StopStep> seen = new ArrayList<>();
+        List<dev.runaway.stoporder.StopStep> seen = new ArrayList<>();
         try (Actuator actuator = new Actuator(PROC, () -> null)) {
-            StopEngine.Outcome outcome = new StopEngine(actuator, new CommandRescan(PROC, plan.command(), pulse), seen::add)
+            StopEngine.Outcome outcome = new StopEngine(actuator, TargetRescan.ofCommand(PROC, plan.command(), pulse), seen::add)
                     .run(plan, false);
             assertThat(seen).as("live steps").isEqualTo(outcome.steps());
             return outcome;

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Planner;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.target.Exclusions;
+import dev.runaway.stop.target.TargetRescan;
+import dev.runaway.stop.target.Targets;
 import dev.runaway.model.ProcessSample;
 import dev.runaway.procfs.FakeProc;
 import dev.runaway.procfs.MemoryFigures;

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperStarter;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Lever;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.run.StopEngine;
 import dev.runaway.procfs.PulseReader;
 import dev.runaway.sandbox.NativeBinaries;
 import dev.runaway.sandbox.Sandbox;
 import dev.runaway.sandbox.SandboxSpec;
 import dev.runaway.sandbox.Sandboxes;
-import dev.runaway.sandbox.StopStep;
+import dev.runaway.stoporder.StopStep;
 
 import java.nio.file.Path;
 

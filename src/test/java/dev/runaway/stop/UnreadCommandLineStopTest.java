@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.stop;
 
+import dev.runaway.stop.act.Actuator;
+import dev.runaway.stop.helper.HelperStarter;
+import dev.runaway.stop.helper.HelperUnavailable;
+import dev.runaway.stop.plan.Disposable;
+import dev.runaway.stop.plan.Lever;
+import dev.runaway.stop.plan.LeverCheck;
+import dev.runaway.stop.plan.Privilege;
+import dev.runaway.stop.plan.StopPlan;
+import dev.runaway.stop.target.Targets;
 import dev.runaway.analysis.CommandKeys;
 import dev.runaway.model.ProcessIdentity;
 import dev.runaway.model.ProcessSample;
