@@ -112,8 +112,7 @@ class StopCommandTest {
             var dirs = ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs();
             java.nio.file.Path pidsMax = dirs.pids().resolve("pids.max");
             String before = java.nio.file.Files.readString(pidsMax).trim();
-            String value = option.equals("--cgroup") ? "/" + java.nio.file.Path.of("/sys/fs/cgroup/unified").relativize(dirs.unified())
-                    : Integer.toString(topOf(drill.sandbox().memberPids()));
+            String value = selectorValue(option, drill);
 
             java.util.Map<String, String> env = new java.util.HashMap<>(
                     dev.runaway.stop.FirstLeverLaunchTest.run(launcher, temp, "stop", option, value, "--yes", "--json"));
@@ -149,9 +148,7 @@ class StopCommandTest {
             var dirs = ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs();
             java.nio.file.Path pidsMax = dirs.pids().resolve("pids.max");
             String before = java.nio.file.Files.readString(pidsMax).trim();
-            String value = option.equals("--cgroup") ? "/" + java.nio.file.Path.of("/sys/fs/cgroup/unified").relativize(dirs.unified())
-                    : option.equals("--command") ? drill.folder().resolve("cache/tool").toString()
-                    : Integer.toString(topOf(drill.sandbox().memberPids()));
+            String value = selectorValue(option, drill);
 
             java.util.Map<String, String> env = new java.util.HashMap<>(
                     dev.runaway.stop.FirstLeverLaunchTest.run(launcher, temp, true, "stop", option, value, "--yes", "--json"));
@@ -170,6 +167,16 @@ class StopCommandTest {
             assertThat(java.nio.file.Files.readString(pidsMax).trim()).isEqualTo(before);
             assertThat(java.nio.file.Files.readString(dirs.unified().resolve("cgroup.freeze")).trim()).isEqualTo("0");
         }
+    }
+
+    /** What OPTION names of the drill: its cgroup, its copied tool, or its chain's top. */
+    private static String selectorValue(String option, Drill drill) {
+        var dirs = ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs();
+        return switch (option) {
+            case "--cgroup" -> "/" + java.nio.file.Path.of("/sys/fs/cgroup/unified").relativize(dirs.unified());
+            case "--command" -> drill.folder().resolve("cache/tool").toString();
+            default -> Integer.toString(topOf(drill.sandbox().memberPids()));
+        };
     }
 
     /** The chain's top: the member whose parent is no member. */
