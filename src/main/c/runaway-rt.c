@@ -337,6 +337,7 @@ struct lever {
     char why[512];
     char phases[256];
     char readers[16];
+    unsigned long long root_start; /* --pid and --chain: the root's start, as the selector names it */
     size_t phases_used;
     long long phase_start;
 };
@@ -712,6 +713,7 @@ static int first_lever(const struct confirmed *c, struct lever *l) {
     } else {
         if (cgroup_of_root(c->pid, l, root, cg, dir, &members, &unread, &root_start) < 0) return -1;
         snprintf(text, sizeof text, "%s:%d:%llu", c->by == BY_PID ? "pid" : "chain", c->pid, root_start);
+        l->root_start = root_start;
     }
     setenv("RUNAWAY_FIRST_LEVER_SELECTOR", text, 1);
 
@@ -746,6 +748,144 @@ static int first_lever(const struct confirmed *c, struct lever *l) {
     fprintf(stderr, "runaway: growth stopped before the plan: %sfroze %s (%zu processes)\n",
             pids_max[0] ? "pids.max 0 and " : "", cg, members.n);
     return 0;
+}
+
+/*
+ * The kill from the first lever (issue 37). `--yes` authorises the set the selector names. Once
+ * the cgroup is frozen (cgroup.events says "frozen 1": no member forks or execs any more), when
+ * every process in it and below is a member by the selector's own rule, checked on that fixed set
+ * with no stranger allowance, killing the cgroup kills exactly that set: it is killed here, before
+ * the JVM starts, and the JVM confirms zero. The rules: --cgroup, every process; --command, its
+ * exe is the key; --pid and --chain, the root (the very process: its start time) and processes
+ * whose parents lead up to it inside the cgroup (an adopted one, a daemonizer's level, is the
+ * JVM's to place). Never a process the JVM excludes from every stop: an ancestor of this stop or
+ * its session's leader. Anything else, a read that fails included: nothing more is done, and
+ * RUNAWAY_FIRST_LEVER_KILL_REFUSED says why (REASON words: the JVM's RtKill.Reason), so the JVM
+ * decides as without it. RUNAWAY_RT_KILL=0 turns it off (a bench's other path).
+ */
+/* At 20,000 pressing tasks every task was frozen 3.0-4.1 s after the write (docs/guided-stop.md). */
+#define FROZEN_WAIT_NANOS (10 * 1000000000LL)
+
+static int kill_refused(const char *reason, const char *format, ...) {
+    char words[512], text[600];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(words, sizeof words, format, args);
+    va_end(args);
+    snprintf(text, sizeof text, "%s %s", reason, words);
+    setenv("RUNAWAY_FIRST_LEVER_KILL_REFUSED", text, 1);
+    fprintf(stderr, "runaway: runaway-rt did not kill, the JVM decides: %s\n", words);
+    return -1;
+}
+
+/* 0 once DIR's cgroup.events says "frozen 1", within FROZEN_WAIT_NANOS; -1 otherwise. */
+static int wait_frozen(const char *dir) {
+    char path[PATH_MAX], text[512];
+    if (join(path, sizeof path, dir, "cgroup.events") < 0) return -1;
+    long long deadline = now_nanos(CLOCK_MONOTONIC) + FROZEN_WAIT_NANOS;
+    struct timespec tick = { 0, 1000000 };
+    do {
+        if (read_small(path, text, sizeof text) < 0) return -1;
+        if (strstr(text, "frozen 1")) return 0;
+        nanosleep(&tick, NULL);
+    } while (now_nanos(CLOCK_MONOTONIC) < deadline);
+    return -1;
+}
+
+/* 1 when /proc/PID is gone (the process holds no slot and no kill reaches it). */
+static int gone(int pid) {
+    char path[40];
+    snprintf(path, sizeof path, "/proc/%d", pid);
+    return access(path, F_OK) < 0 && errno == ENOENT;
+}
+
+/* A member the JVM never stops (Exclusions): an ancestor of this process or its session's leader; 0 when none. */
+static int excluded_member(const struct pids *members) {
+    int sid = (int)getsid(0);
+    if (sid > 0 && has_pid(members, sid)) return sid;
+    int ppid;
+    unsigned long long start;
+    for (int pid = (int)getppid(), steps = 0; pid > 1 && steps < 4096; steps++) {
+        if (has_pid(members, pid)) return pid;
+        if (stat_of(pid, &ppid, &start) < 0) break;
+        pid = ppid;
+    }
+    return 0;
+}
+
+/* --command: every member runs KEY. 0, or -1 with the reason set. */
+static int all_run_key(const char *key, const struct pids *members) {
+    char exe[PATH_MAX];
+    for (size_t i = 0; i < members->n; i++) {
+        ssize_t n = read_exe(members->at[i], exe, sizeof exe);
+        if (n < 0 && gone(members->at[i])) continue;
+        if (n < 0) return kill_refused("MEMBER_UNREAD", "the executable of pid %d could not be read", members->at[i]);
+        exe[n] = 0;
+        if (strcmp(exe, key) != 0) return kill_refused("STRANGER", "pid %d runs %s, not %s", members->at[i], exe, key);
+    }
+    return 0;
+}
+
+/* --pid, --chain: every member is the root (pid ROOT, started at START) or descends from it inside the cgroup. */
+static int all_descend(int root, unsigned long long start, const struct pids *members) {
+    int ppid;
+    unsigned long long at;
+    if (stat_of(root, &ppid, &at) < 0 || at != start) return kill_refused("ROOT_GONE", "the root pid %d is gone: its descendants were adopted", root);
+    unsigned char *placed = calloc(members->n ? members->n : 1, 1);
+    if (!placed) return kill_refused("MEMBER_UNREAD", "out of memory");
+    struct pids walk = {0};
+    int result = 0;
+    for (size_t i = 0; i < members->n && result == 0; i++) {
+        int pid = members->at[i], lost = 0;
+        long k;
+        walk.n = 0;
+        while (pid != root && (k = index_of(members, pid)) >= 0 && !placed[k] && walk.n <= members->n) {
+            if (add_pid(&walk, (int)k) < 0 || stat_of(pid, &ppid, &at) < 0) {
+                lost = pid;
+                break;
+            }
+            pid = ppid;
+        }
+        if (lost && gone(lost)) continue; // exited: no slot, no kill
+        if (lost) result = kill_refused("MEMBER_UNREAD", "the parent of pid %d could not be read", members->at[i]);
+        else if (pid != root && !((k = index_of(members, pid)) >= 0 && placed[k]))
+            result = kill_refused("STRANGER", "pid %d does not descend from pid %d inside the cgroup (its line ends at pid %d)",
+                                  members->at[i], root, pid);
+        for (size_t w = 0; result == 0 && w < walk.n; w++) placed[walk.at[w]] = 1;
+    }
+    free(placed);
+    free(walk.at);
+    return result;
+}
+
+/* Kills the frozen cgroup of lever L when the rule holds for every member and PROGRAM can confirm it; 0 when killed. */
+static int rt_kill(const struct confirmed *c, struct lever *l, const char *program) {
+    const char *off = getenv("RUNAWAY_RT_KILL");
+    if (off && strcmp(off, "0") == 0) return kill_refused("DISABLED", "RUNAWAY_RT_KILL=0");
+    if (access(program, X_OK) < 0) return kill_refused("NO_PROGRAM", "%s cannot run: nobody would confirm zero", program);
+    char path[PATH_MAX];
+    if (join(path, sizeof path, l->dir, "cgroup.kill") < 0 || access(path, W_OK) < 0)
+        return kill_refused("NO_KILL_FILE", "no writable cgroup.kill in %s (a kernel before 5.14)", l->dir);
+    if (wait_frozen(l->dir) < 0) return kill_refused("NOT_FROZEN", "%s did not say frozen 1 within %lld ms", l->dir, FROZEN_WAIT_NANOS / 1000000);
+    phase(l, "frozenHeld");
+    struct pids members = {0};
+    int result = members_below(l->dir, &members, 0) < 0 ? kill_refused("MEMBER_UNREAD", "cannot list the members of %s", l->dir) : 0;
+    if (result == 0) {
+        qsort(members.at, members.n, sizeof *members.at, by_value);
+        int excluded = excluded_member(&members);
+        if (excluded) result = kill_refused("EXCLUDED", "pid %d, an ancestor or the session leader of this stop, is in %s", excluded, l->dir);
+    }
+    if (result == 0 && c->by == BY_COMMAND) result = all_run_key(c->text, &members);
+    if (result == 0 && (c->by == BY_PID || c->by == BY_CHAIN)) result = all_descend(c->pid, l->root_start, &members);
+    phase(l, "killCheck");
+    if (result == 0 && write_small(path, "1") < 0) result = kill_refused("KILL_FAILED", "writing %s: %s", path, strerror(errno));
+    if (result == 0) {
+        set_time("RUNAWAY_FIRST_LEVER_KILLED_AT");
+        phase(l, "kill");
+        fprintf(stderr, "runaway: killed %s (%zu processes, each the stop's by its selector)\n", l->dir, members.n);
+    }
+    free(members.at);
+    return result;
 }
 
 /* Thaws and puts pids.max back: nothing after this program will adopt the lever. */
@@ -837,7 +977,7 @@ int main(int argc, char **argv) {
     }
 run:;
     // Nothing inherited may pass for this launch's lever.
-    const char *names[] = { "AT", "CGROUP", "DIR", "PIDS_MAX", "PIDS_OLD", "MEMBERS", "UNKNOWN", "PHASES", "REFUSED", "PID", "READERS", "SELECTOR" };
+    const char *names[] = { "AT", "CGROUP", "DIR", "PIDS_MAX", "PIDS_OLD", "MEMBERS", "UNKNOWN", "PHASES", "REFUSED", "PID", "READERS", "SELECTOR", "KILLED_AT", "KILL_REFUSED" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char var[64];
         snprintf(var, sizeof var, "RUNAWAY_FIRST_LEVER_%s", names[i]);
@@ -855,7 +995,7 @@ run:;
         else if (first_lever(&stop, &l) < 0) {
             setenv("RUNAWAY_FIRST_LEVER_REFUSED", l.why, 1);
             fprintf(stderr, "runaway: no growth lever before the plan: %s\n", l.why);
-        }
+        } else rt_kill(&stop, &l, program[0]);
         if (l.phases_used) setenv("RUNAWAY_FIRST_LEVER_PHASES", l.phases, 1);
     }
     if (front) set_time("RUNAWAY_EXEC_AT");

@@ -56,10 +56,10 @@ public final class LiveAnalysis implements AutoCloseable {
 
     /**
      * Offers this analysis's fork log to later stops (in this process, and as root to others
-     * through {@link dev.runaway.procfs.SharedLineage}): {@code who} names this sampler in their plans.
+     * through {@link dev.runaway.procfs.SharedLineage}'s door): {@code keeper} names this sampler in their plans.
      */
-    public LiveAnalysis sharingLineage(String who) {
-        if (forks != null && shared == null) shared = dev.runaway.procfs.SharedLineage.publish(forks, who);
+    public LiveAnalysis sharingLineage(dev.runaway.procfs.LineageQuestion.Keeper keeper) {
+        if (forks != null && shared == null) shared = dev.runaway.procfs.SharedLineage.publish(forks, keeper);
         return this;
     }
 

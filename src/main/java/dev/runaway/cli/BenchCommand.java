@@ -74,9 +74,10 @@ public final class BenchCommand implements Callable<Integer> {
     dev.runaway.bench.PressingBench.Shell cliShell;
 
     @Option(names = "--methods", paramLabel = "M", split = ",", description = "stop --pressing: which to run, of ${COMPLETION-CANDIDATES}"
-            + " (default: all but FLOOR; the floor, the kernel's exit cost alone, one cgroup.kill of N sleepers, is measured before and after"
-            + " the trials of every run that stops anything, and each stop is set against it; FLOOR measures it in each trial too;"
-            + " LISTINGS on a drill of its own, first)")
+            + " (default: all but FLOOR; the floor, one cgroup.kill of the same pressing fire, is measured before and after the trials of"
+            + " every run that stops anything, and each stop is set against it; CGROUP_KILL measures it in each trial too; CLI stops"
+            + " from the launcher with runaway-rt's own kill, CLI_JVM_KILL with it off; FLOOR: one cgroup.kill of N sleepers, the"
+            + " kernel's exits alone; LISTINGS on a drill of its own, first)")
     java.util.Set<dev.runaway.bench.PressingBench.Method> methods = java.util.EnumSet.noneOf(dev.runaway.bench.PressingBench.Method.class);
 
     @Option(names = "--json", description = "the table as JSON: one entry per reader with reader, procs, medianMs, minMs, maxMs, ratioToC")
@@ -171,7 +172,7 @@ public final class BenchCommand implements Callable<Integer> {
             return 0;
         }
         out.printf("%,d tasks pressing on their cap; the command line's stop started through %s%n", r.pressing(), r.launcher());
-        out.printf("the floor (one cgroup.kill of %,d sleepers, the kernel's exits alone): %s, measured %s%n", r.pressing(),
+        out.printf("the floor (one cgroup.kill of the same %,d-task pressing fire, the kernel's own kill): %s, measured %s%n", r.pressing(),
                 r.floor() < 0 ? "not measured" : String.format("%,d ms", r.floor()), r.floorMillis());
         out.printf("%-20s %14s %10s %11s %8s %5s %9s %8s  %s%n", "stop", "growth stopped", "zero", "over floor", "x floor", "zero?",
                 "survivors", "load max", "measured by");
@@ -181,20 +182,23 @@ public final class BenchCommand implements Callable<Integer> {
                     s.zeroConfirmed() ? "yes" : "NO", s.survivors(), s.loadAverageMax(), s.source(),
                     (s.planMillis() >= 0 ? "; plan " + s.planMillis() + " ms before Enter" : "") + (s.note().isEmpty() ? "" : "; " + s.note()));
         }
-        for (String method : java.util.List.of("guided CLI", "console path")) {
+        for (String method : java.util.List.of("guided CLI", "guided CLI, JVM kill", "console path")) {
             var rows = r.stops().stream().filter(s -> s.method().equals(method)).toList();
             if (rows.isEmpty()) continue;
             long[] growth = rows.stream().mapToLong(s -> s.millisToGrowthStopped() < 0 ? Long.MAX_VALUE : s.millisToGrowthStopped()).sorted().toArray();
             long[] zero = rows.stream().mapToLong(s -> s.millisToZero() < 0 ? Long.MAX_VALUE : s.millisToZero()).sorted().toArray();
             long met = rows.stream().filter(s -> s.withinTargets(r.floor())).count();
             out.printf("%n%s, %d trials: growth stopped median %s, worst %s; zero median %s, worst %s; within the targets"
-                    + " (growth stopped under %,d ms; zero, with the %,d ms stable window, within the floor + %,d ms; no survivor) in %d of %d%n",
+                    + " (growth stopped under %,d ms; zero within %.2fx the floor; no survivor) in %d of %d%n",
                     method, rows.size(), ms(growth[growth.length / 2]), ms(growth[growth.length - 1]), ms(zero[zero.length / 2]),
                     ms(zero[zero.length - 1]), dev.runaway.bench.PressingBench.GROWTH_TARGET_MILLIS,
-                    dev.runaway.stop.run.StopEngine.STABLE_WINDOW.toMillis(), dev.runaway.bench.PressingBench.OVER_FLOOR_TARGET_MILLIS, met, rows.size());
+                    dev.runaway.bench.PressingBench.FLOOR_RATIO_TARGET, met, rows.size());
         }
-        out.printf("%n%-36s %12s %12s %18s%n", "listing the table under that load", "ms", "processes", "drill's tasks after");
-        for (var l : r.listings()) out.printf("%-36s %12.0f %12d %18d%n", l.reader(), l.millis(), l.processes(), l.pressingAfter());
+        out.printf("%n%-36s %12s %8s %12s %18s%n", "listing the table under that load", "ms", "x floor", "processes", "drill's tasks after");
+        for (var l : r.listings()) {
+            out.printf("%-36s %12.0f %8s %12d %18d%n", l.reader(), l.millis(), r.floor() <= 0 ? "-" : String.format("%.2f", l.millis() / r.floor()),
+                    l.processes(), l.pressingAfter());
+        }
         return 0;
     }
 

@@ -21,6 +21,8 @@ import dev.runaway.stop.run.GrowthFirst;
 import dev.runaway.stop.plan.LeverCheck;
 import dev.runaway.stop.act.OomShield;
 import dev.runaway.stop.Priority;
+import dev.runaway.stop.run.RtKill;
+import dev.runaway.stop.run.RtKillZero;
 import dev.runaway.stop.Selector;
 import dev.runaway.stop.StepEvents;
 import dev.runaway.stop.StopCore;
@@ -139,6 +141,14 @@ public final class StopCommand implements Callable<Integer> {
         StopCore core = new StopCore(PROC, PulseReader.live(), actuator, Disposable.forThisUser());
         if (yes) core.confirmedUpFront(); // a helper started for the plan then names the stop in its prompt
         long coreReady = System.nanoTime();
+        RtKill rtKill = RtKill.of(environment, rt);
+        if (rtKill.killed() && rt.get().selector().equals(Optional.of(selector))) {
+            RtKillZero zero = RtKillZero.confirm(PROC, selector, actuator, core.exclusions(), rt.get());
+            if (zero.zeroConfirmed()) return afterRtKill(selector, rt.get(), rtKill, zero, entered, enteredMicros, coreReady, out);
+            // Members outside the killed cgroup: the ordinary stop takes them, and says runaway-rt killed first.
+            err.println("runaway stop: " + SafeText.terminal(zero.note()) + "; the stop goes on for them");
+            rt = Optional.empty();
+        }
         // Confirmed on the command line: stop growth first, from the cheapest exact reading, then plan while frozen.
         GrowthFirst.Attempt attempt = rt.filter(FirstLever::frozen).isPresent()
                 ? GrowthFirst.adopt(PROC, selector, actuator, core.exclusions(), rt.get(), entered + (rt.get().atMicros() - enteredMicros) * 1000)
@@ -191,7 +201,7 @@ public final class StopCommand implements Callable<Integer> {
         Timings timings = new Timings(launchedMicros, launcherMicros(REALTIME_AT), launcherMicros(LAUNCHER_EXEC_AT), enteredMicros, entered, coreReady, earlyDone, planned, growthStoppedNanos,
                 zeroNanos);
         if (json) out.println(Json.PRETTY.writeValueAsString(
-                toJson(plan, outcome, timings, priority, early, attempt, rt)));
+                toJson(plan, outcome, timings, priority, early, attempt, rt, rtKill)));
         else summary(out, outcome, timings);
         return outcome.zeroConfirmed() ? 0 : 3;
     }
@@ -287,6 +297,66 @@ public final class StopCommand implements Callable<Integer> {
         outcome.restoredModes().forEach((file, mode) -> out.printf("Restored %s to mode %o%n", SafeText.terminal(String.valueOf(file)), mode));
     }
 
+    /** The timings every stop's JSON begins with: when the launcher started, and its steps to this command. */
+    private static ObjectNode launcherTimings(ObjectNode root, Timings t) {
+        ObjectNode timings = root.putObject("timings");
+        timings.put("launcherStartedAt", java.time.Instant.EPOCH.plus(t.launchedMicros(), java.time.temporal.ChronoUnit.MICROS).toString());
+        if (t.realtimeMicros() > 0) timings.put("launcherToRealtime", (t.realtimeMicros() - t.launchedMicros()) / 1000.0);
+        if (t.execMicros() > 0) timings.put("launcherToJvmExec", (t.execMicros() - t.launchedMicros()) / 1000);
+        timings.put("launcherToCommand", (t.enteredMicros() - t.launchedMicros()) / 1000);
+        return timings;
+    }
+
+    /** Which path killed, and why runaway-rt's was not taken ({@link RtKill.Reason}; KILLED when it was). */
+    private static void killJson(ObjectNode root, String by, RtKill rtKill) {
+        root.putObject("kill").put("by", by).put("rtKill", rtKill.reason().name()).put("rtKillWords", rtKill.words());
+    }
+
+    /**
+     * runaway-rt killed the frozen cgroup before this JVM, and this JVM confirmed zero: the
+     * report, in the shape of every stop's (the plan is the first lever's; there were no steps).
+     */
+    private int afterRtKill(Selector selector, FirstLever lever, RtKill rtKill, RtKillZero zero, long entered, long enteredMicros, long coreReady,
+                            PrintWriter out) throws IOException {
+        long growthStopped = entered + (lever.atMicros() - enteredMicros) * 1000;
+        long killed = entered + (rtKill.atMicros() - enteredMicros) * 1000;
+        Timings t = new Timings(launchedAtMicros(), launcherMicros(REALTIME_AT), launcherMicros(LAUNCHER_EXEC_AT), enteredMicros, entered, coreReady,
+                -1, -1, growthStopped, zero.zeroNanos());
+        if (!json) {
+            out.println("runaway-rt killed " + SafeText.terminal(lever.cgroup()) + " (" + lever.members() + " processes, each one "
+                    + SafeText.terminal(selector.label()) + " names) before this JVM started; " + SafeText.terminal(zero.note()));
+            out.printf("Zero confirmed: growth stopped %d ms after the launcher started, killed at %d ms, zero %d ms after growth stopped"
+                    + " (the %d s stable window not counted).%n", t.sinceLaunch(growthStopped), t.sinceLaunch(killed), t.growthToZero(),
+                    StopEngine.STABLE_WINDOW.toSeconds());
+            return 0;
+        }
+        ObjectMapper mapper = Json.TREES;
+        ObjectNode root = mapper.createObjectNode();
+        killJson(root, "RUNAWAY_RT", rtKill);
+        ObjectNode p = root.putObject("plan");
+        p.put("command", selector.label()).put("lever", "RT_CGROUP_KILL").put("priority", Priority.ofThisProcess().words());
+        ObjectNode first = p.putObject("firstLever");
+        first.put("by", "runaway-rt, before the JVM").put("frozen", true).put("killed", true).put("cgroup", lever.cgroup())
+                .put("pidsMax", lever.pidsMax()).put("members", lever.members()).put("membersNotRead", lever.unknown()).put("readers", lever.readers());
+        first.set("phaseMillis", mapper.valueToTree(lever.phaseMillis()));
+        first.put("launcherToFrozen", (lever.atMicros() - t.launchedMicros()) / 1000.0);
+        first.put("launcherToKilled", (rtKill.atMicros() - t.launchedMicros()) / 1000.0);
+        root.put("status", zero.status().name()).put("zeroConfirmed", true).put("note", zero.note());
+        root.put("millisToGrowthStopped", t.sinceLaunch(growthStopped));
+        root.put("millisToZero", t.growthToZero());
+        ObjectNode timings = launcherTimings(root, t);
+        timings.put("launcherToGrowthStopped", t.sinceLaunch(growthStopped));
+        timings.put("launcherToKilled", t.sinceLaunch(killed));
+        timings.put("launcherToCgroupEmpty", t.sinceLaunch(zero.emptyNanos()));
+        timings.put("launcherToZero", t.sinceLaunch(zero.zeroNanos()));
+        timings.put("growthStoppedToZero", t.growthToZero());
+        root.putArray("survivors");
+        root.putArray("unfollowed");
+        root.putArray("steps");
+        out.println(Json.PRETTY.writeValueAsString(root));
+        return 0;
+    }
+
     /** Whose processes the key's definition found: {"only": uid or null, "spansUsers", "leftOut", "processesByUid": {"1000": 3}}. */
     static ObjectNode usersJson(ObjectMapper mapper, dev.runaway.stop.target.KeyUsers users) {
         ObjectNode u = mapper.createObjectNode();
@@ -299,9 +369,10 @@ public final class StopCommand implements Callable<Integer> {
     }
 
     private static ObjectNode toJson(StopPlan plan, StopEngine.Outcome outcome, Timings t, Priority priority,
-                                     Optional<GrowthFirst.Frozen> early, GrowthFirst.Attempt attempt, Optional<FirstLever> rt) {
+                                     Optional<GrowthFirst.Frozen> early, GrowthFirst.Attempt attempt, Optional<FirstLever> rt, RtKill rtKill) {
         ObjectMapper mapper = Json.TREES;
         ObjectNode root = mapper.createObjectNode();
+        killJson(root, "JVM", rtKill);
         ObjectNode p = root.putObject("plan");
         p.put("command", plan.command());
         p.put("lever", plan.chosen().name());
@@ -362,11 +433,7 @@ public final class StopCommand implements Callable<Integer> {
         root.put("zeroConfirmed", outcome.zeroConfirmed());
         root.put("millisToGrowthStopped", t.sinceLaunch(t.growthStoppedNanos()));
         root.put("millisToZero", t.growthToZero());
-        ObjectNode timings = root.putObject("timings");
-        timings.put("launcherStartedAt", java.time.Instant.EPOCH.plus(t.launchedMicros(), java.time.temporal.ChronoUnit.MICROS).toString());
-        if (t.realtimeMicros() > 0) timings.put("launcherToRealtime", (t.realtimeMicros() - t.launchedMicros()) / 1000.0);
-        if (t.execMicros() > 0) timings.put("launcherToJvmExec", (t.execMicros() - t.launchedMicros()) / 1000);
-        timings.put("launcherToCommand", (t.enteredMicros() - t.launchedMicros()) / 1000);
+        ObjectNode timings = launcherTimings(root, t);
         timings.put("launcherToCoreReady", t.sinceLaunch(t.coreReadyNanos()));
         timings.put("launcherToEarlyFreezeDone", t.sinceLaunch(t.earlyFreezeNanos()));
         timings.put("launcherToPlan", t.sinceLaunch(t.plannedNanos()));

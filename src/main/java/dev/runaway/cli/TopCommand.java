@@ -33,7 +33,7 @@ public final class TopCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         dev.runaway.stop.act.OomShield.protectSelf(java.nio.file.Path.of("/proc"), null); // the console outlives the runaway
-        try (LiveAnalysis live = LiveAnalysis.live().sharingLineage("runaway top").start()) {
+        try (LiveAnalysis live = LiveAnalysis.live().sharingLineage(dev.runaway.procfs.LineageQuestion.Keeper.TOP).start()) {
             TopScreen screen = new TopScreen(live, spec.commandLine().getOut());
             if (iterations == null && System.console() != null) screen.showInteractive(delay.toMillis());
             else screen.showBatch(iterations == null ? Integer.MAX_VALUE : iterations, delay.toMillis());

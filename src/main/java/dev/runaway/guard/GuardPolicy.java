@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package dev.runaway.guard;
 
+import dev.runaway.procfs.Users;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -70,7 +70,8 @@ public final class MetricsExporter implements AutoCloseable {
         ExporterHealth health = new ExporterHealth(Path.of("/proc/self"), LibC.INSTANCE.getpagesize());
         OomCounts counts = new OomCounts();
         RefusalCounts refusals = new RefusalCounts();
-        live = LiveAnalysis.live().calmScanPeriod(CALM_SCAN_PERIOD).sharingLineage("runaway metrics");
+        live = LiveAnalysis.live().calmScanPeriod(CALM_SCAN_PERIOD).sharingLineage(options.guard().isPresent()
+                ? dev.runaway.procfs.LineageQuestion.Keeper.GUARD : dev.runaway.procfs.LineageQuestion.Keeper.EXPORTER);
         live.onSnapshot(health::scanned);
         live.onSnapshot(refusals::scanned);
         OomWatcher watcher = null;

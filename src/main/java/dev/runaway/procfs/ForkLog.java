@@ -224,6 +224,20 @@ public final class ForkLog implements EventFeed {
         return new Snapshot(since, taken, out);
     }
 
+    /**
+     * The records of processes started since {@code ticks} (boot ticks, within {@link #NEAR_TICKS}),
+     * every queued event recorded first: what a stop whose root started then needs, knowing from
+     * the later of the log's {@code since} and that.
+     */
+    public synchronized Snapshot snapshotSince(long ticks) {
+        catchUp();
+        long taken = Clocks.bootTicks();
+        long from = ticks - NEAR_TICKS;
+        List<long[]> out = new ArrayList<>();
+        for (Rec r : all.values()) if (r.start >= from) out.add(new long[]{r.pid, r.start, r.ppid, r.pstart, r.exited ? 1 : 0});
+        return new Snapshot(Math.max(since, from), taken, out);
+    }
+
     /** Why {@link #splice} would refuse {@code older}, in words; null when it would join it. */
     public synchronized String spliceRefusal(Snapshot older) {
         if (older.takenTicks() < subscribedTicks) {

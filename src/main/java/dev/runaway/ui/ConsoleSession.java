@@ -64,7 +64,7 @@ public final class ConsoleSession implements AutoCloseable {
                     RecordingWriter.fields().put("source", "console").put("started", timeline.started().toString())));
         }
         IncidentRecorder recorder = new IncidentRecorder(timeline, writer);
-        LiveAnalysis live = LiveAnalysis.live().sharingLineage("the console");
+        LiveAnalysis live = LiveAnalysis.live().sharingLineage(dev.runaway.procfs.LineageQuestion.Keeper.CONSOLE);
         recorder.attach(live);
         boolean root = LibC.INSTANCE.geteuid() == 0;
         Actuator actuator = dev.runaway.stop.Actuators.forThisUser(PROC);

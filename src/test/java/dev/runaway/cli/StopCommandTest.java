@@ -85,6 +85,9 @@ class StopCommandTest {
 
             Run stopped = run("", env, "stop", "--command", tool, "--yes", "--json");
             assertThat(stopped.status()).as(stopped.err()).isZero();
+            JsonNode kill = new ObjectMapper().readTree(stopped.out()).get("kill");
+            assertThat(kill.get("by").asText()).isEqualTo("JVM");
+            assertThat(kill.get("rtKill").asText()).as("runaway-rt's own kill was off here").isEqualTo("DISABLED");
             JsonNode plan = new ObjectMapper().readTree(stopped.out()).get("plan");
             assertThat(plan.get("firstLever").get("frozen").asBoolean()).isTrue();
             assertThat(plan.get("earlyFreeze").get("kept").asBoolean()).as(plan.get("earlyFreeze").toString()).isTrue();
@@ -109,8 +112,7 @@ class StopCommandTest {
             var dirs = ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs();
             java.nio.file.Path pidsMax = dirs.pids().resolve("pids.max");
             String before = java.nio.file.Files.readString(pidsMax).trim();
-            String value = option.equals("--cgroup") ? "/" + java.nio.file.Path.of("/sys/fs/cgroup/unified").relativize(dirs.unified())
-                    : Integer.toString(topOf(drill.sandbox().memberPids()));
+            String value = selectorValue(option, drill);
 
             java.util.Map<String, String> env = new java.util.HashMap<>(
                     dev.runaway.stop.FirstLeverLaunchTest.run(launcher, temp, "stop", option, value, "--yes", "--json"));
@@ -128,6 +130,53 @@ class StopCommandTest {
             assertThat(drill.sandbox().memberPids()).isEmpty();
             assertThat(java.nio.file.Files.readString(pidsMax).trim()).isEqualTo(before);
         }
+    }
+
+    /**
+     * runaway-rt's own kill (issue 37): the drill alone in its cgroup, every member the selector's
+     * by its own rule, so runaway-rt kills it before the JVM; the stop then confirms zero, puts
+     * pids.max back and says which path killed.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"--command", "--pid", "--chain", "--cgroup"})
+    void theLaunchersOwnKillIsConfirmedAndReportedByTheStop(String option, @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
+            throws Exception {
+        // A key's drill runs its copied tool (orphans: every one is the key's whoever its parent); a chain's is linear.
+        try (Drill drill = Drills.start(option.equals("--command") ? Scenario.ORPHANS : Scenario.LINEAR, 45, Duration.ofMinutes(2), false);
+             dev.runaway.sandbox.Sandbox launcher = dev.runaway.sandbox.Sandboxes.create(dev.runaway.sandbox.SandboxSpec.of("test-stop-launcher", 8))) {
+            dev.runaway.sandbox.Caps.awaitRefusedFork(drill.sandbox(), 30);
+            var dirs = ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs();
+            java.nio.file.Path pidsMax = dirs.pids().resolve("pids.max");
+            String before = java.nio.file.Files.readString(pidsMax).trim();
+            String value = selectorValue(option, drill);
+
+            java.util.Map<String, String> env = new java.util.HashMap<>(
+                    dev.runaway.stop.FirstLeverLaunchTest.run(launcher, temp, true, "stop", option, value, "--yes", "--json"));
+            assertThat(env).as(env.get("output")).containsKey("RUNAWAY_FIRST_LEVER_KILLED_AT");
+            env.put("RUNAWAY_FIRST_LEVER_PID", Long.toString(ProcessHandle.current().pid())); // this JVM stands in for the launcher's
+
+            Run stopped = run("", env, "stop", option, value, "--yes", "--json");
+            assertThat(stopped.status()).as(stopped.err() + stopped.out()).isZero();
+            JsonNode json = new ObjectMapper().readTree(stopped.out());
+            assertThat(json.get("kill").get("by").asText()).isEqualTo("RUNAWAY_RT");
+            assertThat(json.get("kill").get("rtKill").asText()).isEqualTo("KILLED");
+            assertThat(json.get("status").asText()).isEqualTo("ZERO_CONFIRMED");
+            assertThat(json.get("plan").get("firstLever").get("killed").asBoolean()).isTrue();
+            assertThat(json.get("timings").get("launcherToZero").asLong()).isNotNegative();
+            assertThat(drill.sandbox().memberPids()).isEmpty();
+            assertThat(java.nio.file.Files.readString(pidsMax).trim()).isEqualTo(before);
+            assertThat(java.nio.file.Files.readString(dirs.unified().resolve("cgroup.freeze")).trim()).isEqualTo("0");
+        }
+    }
+
+    /** What OPTION names of the drill: its cgroup, its copied tool, or its chain's top. */
+    private static String selectorValue(String option, Drill drill) {
+        var dirs = ((dev.runaway.sandbox.CgroupSandbox) drill.sandbox()).dirs();
+        return switch (option) {
+            case "--cgroup" -> "/" + java.nio.file.Path.of("/sys/fs/cgroup/unified").relativize(dirs.unified());
+            case "--command" -> drill.folder().resolve("cache/tool").toString();
+            default -> Integer.toString(topOf(drill.sandbox().memberPids()));
+        };
     }
 
     /** The chain's top: the member whose parent is no member. */

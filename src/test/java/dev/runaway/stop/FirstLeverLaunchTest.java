@@ -89,12 +89,19 @@ public class FirstLeverLaunchTest {
      * program, and its whole output under "output".
      */
     public static Map<String, String> run(Sandbox from, Path temp, String... stopArgs) throws Exception {
+        return run(from, temp, false, stopArgs);
+    }
+
+    /** As {@link #run(Sandbox, Path, String...)}; with {@code rtMayKill} false its own kill is off (RUNAWAY_RT_KILL=0): the freeze alone. */
+    public static Map<String, String> run(Sandbox from, Path temp, boolean rtMayKill, String... stopArgs) throws Exception {
         Path script = temp.resolve("launcher");
         Files.writeString(script, REPORT + "\n");
         List<String> command = new ArrayList<>(List.of(NativeBinaries.find("runaway-rt").toString(), "--first-lever", "/bin/sh",
                 script.toString()));
         command.addAll(List.of(stopArgs));
-        Process p = from.start(new ProcessBuilder(command).redirectErrorStream(true));
+        ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
+        if (!rtMayKill) b.environment().put("RUNAWAY_RT_KILL", "0");
+        Process p = from.start(b);
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         Map<String, String> env = new HashMap<>();

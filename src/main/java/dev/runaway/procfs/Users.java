@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-package dev.runaway.guard;
+package dev.runaway.procfs;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,18 +7,18 @@ import java.nio.file.Path;
 import java.util.OptionalInt;
 
 /** Users by /etc/passwd: a name's uid (a policy's allow-user, a socket peer's principal) and a uid's primary group. */
-final class Users {
+public final class Users {
     private Users() {
     }
 
     /** The uid of a user name, or of digits as they are. */
-    static OptionalInt uidOf(String name) {
+    public static OptionalInt uidOf(String name) {
         if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) return OptionalInt.of(Integer.parseInt(name));
         return field(0, name, 2);
     }
 
     /** The primary gid of a uid; the uid itself when it has no entry. */
-    static int gidOf(int uid) {
+    public static int gidOf(int uid) {
         return field(2, Integer.toString(uid), 3).orElse(uid);
     }
 
