@@ -180,7 +180,7 @@ public final class Analyzer {
         for (int m : members) {
             ProcessSample p = forest.living.get(m);
             if (p.state() == 'T' || p.state() == 't') stopped++;
-            else if (p.state() == 'Z') zombies++;
+            else if (p.isZombie()) zombies++;
             ticks += p.cpuTicks();
             tasks += Math.max(1, p.numThreads());
             rss += p.rssBytes();
@@ -431,7 +431,7 @@ public final class Analyzer {
         }
         if (shared == null) return Optional.empty();
         for (ProcessSample p : f.living) {
-            boolean dead = p.state() == 'Z' || p.state() == 'X'; // a zombie holds nothing
+            boolean dead = p.isZombie(); // a zombie holds nothing
             if (!dead && p.cgroup().equals(shared) && !set.contains(p.identity())) return Optional.empty();
         }
         return Optional.of(shared);

@@ -37,7 +37,7 @@ record RunawayScope(int uid, String cgroup, int members, int others) {
         List<ProcessSample> members = new ArrayList<>();
         Map<Integer, Integer> uidOf = new HashMap<>();
         for (ProcessSample p : targets) {
-            if (!keyPids.contains(p.pid()) || p.state() == 'Z' || p.state() == 'X') continue;
+            if (!keyPids.contains(p.pid()) || p.isZombie()) continue;
             int uid = realUid.applyAsInt(p.pid());
             if (uid < 0) continue; // gone
             members.add(p);

@@ -48,6 +48,15 @@ public record ProcessSample(ProcessIdentity identity, int ppid, int pgrp, int se
         return identity.pid();
     }
 
+    /** Z or X: exited, waiting to be reaped or being reaped; it holds no memory, forks nothing, and a kill changes nothing. */
+    public static boolean zombieState(char state) {
+        return state == 'Z' || state == 'X';
+    }
+
+    public boolean isZombie() {
+        return zombieState(state);
+    }
+
     public boolean isKernelThread() {
         return !cmdlineUnread && cmdline.isEmpty() && exe.isEmpty() && (ppid == 2 || identity.pid() == 2);
     }

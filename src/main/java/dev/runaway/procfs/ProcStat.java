@@ -2,6 +2,7 @@
 package dev.runaway.procfs;
 
 import dev.runaway.model.ProcessIdentity;
+import dev.runaway.model.ProcessSample;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,7 @@ public record ProcStat(int pid, String comm, char state, int ppid, int pgrp, int
     }
 
     public boolean isZombie() {
-        return state == 'Z' || state == 'X';
+        return ProcessSample.zombieState(state);
     }
 
     /**

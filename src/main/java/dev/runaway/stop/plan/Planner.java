@@ -109,7 +109,7 @@ public final class Planner {
         Reread late = unreadExes(targets);
         for (ProcessSample t : targets) {
             // A zombie starts nothing, and its executable can no longer be read (init may be slow to reap it).
-            if (t.state() == 'Z' || t.state() == 'X') continue;
+            if (t.isZombie()) continue;
             // Nor does one that has exited since the scan (a drill's middle process that lives a
             // moment): its pid reads as gone, or as another process's.
             if (late.gone().contains(t.pid())) continue;
@@ -142,7 +142,7 @@ public final class Planner {
     private static Reread unreadExes(List<ProcessSample> targets) {
         java.util.Map<Integer, ProcessSample> unread = new java.util.HashMap<>();
         for (ProcessSample t : targets) {
-            if (t.exe().isEmpty() && t.state() != 'Z' && t.state() != 'X') unread.put(t.pid(), t);
+            if (t.exe().isEmpty() && !t.isZombie()) unread.put(t.pid(), t);
         }
         if (unread.isEmpty()) return new Reread(java.util.Map.of(), Set.of());
         java.util.Map<Integer, String> out = new java.util.HashMap<>();

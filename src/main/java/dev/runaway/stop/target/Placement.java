@@ -52,7 +52,7 @@ public record Placement(ProcessSample process, Set<Evidence> evidence, boolean t
         List<Placement> out = new ArrayList<>();
         for (Analyzer.LostLineage l : lost) {
             ProcessSample p = l.process();
-            if (p.uid() != root.uid() || p.state() == 'Z' || p.state() == 'X' || exclusions.of(p).isPresent()) continue;
+            if (p.uid() != root.uid() || p.isZombie() || exclusions.of(p).isPresent()) continue;
             EnumSet<Evidence> e = EnumSet.of(Evidence.SAME_UID, Evidence.STARTED_AFTER_ROOT);
             if (unitOfItsOwn(p.cgroup()) && cgroups.contains(p.cgroup())) e.add(Evidence.SAME_CGROUP);
             if (l.key() != null && keys.contains(l.key())) e.add(Evidence.SAME_COMMAND);

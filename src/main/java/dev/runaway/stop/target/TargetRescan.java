@@ -142,7 +142,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         int count = 0;
         for (int pid : reader.pids()) {
             Optional<ProcStat> s = reader.stat(pid);
-            if (s.isEmpty() || s.get().isZombie() || s.get().state() == 'X') continue;
+            if (s.isEmpty() || s.get().isZombie()) continue;
             ProcStat st = s.get();
             indexOf.put(pid, alive.size());
             alive.add(st);
@@ -273,7 +273,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         List<ProcessSample> maybe = new ArrayList<>();
         for (ProcessSample p : lastProcesses) {
             if (!p.cmdlineUnread() || dev.runaway.analysis.CommandKeys.isProgram(p.exe()) || memberPids.contains(p.pid())) continue;
-            if (p.state() != 'Z' && exclusions.of(p).isEmpty()) maybe.add(p);
+            if (!p.isZombie() && exclusions.of(p).isEmpty()) maybe.add(p);
         }
         if (maybe.isEmpty()) return t;
         List<ProcessSample> unfollowed = new ArrayList<>(t.unfollowed());
@@ -303,7 +303,7 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         for (ProcessSample p : samples) {
             Optional<Exclusions.Excluded> why = exclusions.of(p);
             if (why.isPresent()) excluded.add(why.get());
-            else if (p.state() == 'Z' || p.state() == 'X') continue; // a zombie holds nothing
+            else if (p.isZombie()) continue; // a zombie holds nothing
             else if (selector instanceof Selector.Cgroup c && !inCgroup.contains(p.pid()) && !c.holds(p.cgroup())) continue;
             else if (selector instanceof Selector.Command c) {
                 // Whose: the kernel's real uid where it decides membership, else as the scan read it.
