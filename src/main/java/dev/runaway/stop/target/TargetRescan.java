@@ -79,9 +79,8 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         if (forks != null) analyzer.followingForks(forks);
         // A sampler that watched before this stop (the console, top, runaway metrics) saw the forks
         // it cannot: a daemonizer's middles that exited before it began. Its log is joined in front.
-        dev.runaway.procfs.SharedLineage.Join joined = forks == null ? null
-                : dev.runaway.procfs.SharedLineage.joinInto(forks,
-                        selector instanceof Selector.Process p ? p.root() : ((Selector.Chain) selector).top(), JOIN_PATIENCE);
+        dev.runaway.procfs.SharedLineage.Join joined = forks == null ? null : dev.runaway.procfs.SharedLineage.joinInto(forks,
+                selector instanceof Selector.Process p ? p.root() : ((Selector.Chain) selector).top(), JOIN_PATIENCE);
         this.lineage = !byDescent ? Targets.Lineage.NONE
                 : joined == null ? new Targets.Lineage(Targets.Lineage.Source.SCANS, "", 0, 0, "")
                 : joined.source().map(j -> new Targets.Lineage(Targets.Lineage.Source.RECORDED, j.who(), j.pid(), j.sinceTicks(), ""))
@@ -93,11 +92,8 @@ public final class TargetRescan implements Supplier<Targets>, AutoCloseable {
         return new TargetRescan(proc, new Selector.Command(command), Exclusions.ofThisProcess(proc), pulse);
     }
 
-    /**
-     * How long a stop by descent waits for the running samplers' answers to its lineage question
-     * (its own events are recorded meanwhile): the service answered in 3.7 s under a 1,000-process
-     * daemonizer on a machine at load 30-80, its JVM an ordinary task among the runaway's.
-     */
+    // How long a stop by descent waits for the samplers' answers to its lineage question (its own
+    // events recorded meanwhile): the service took 3.7 s under a 1,000-process daemonizer, load 30-80.
     private static final java.time.Duration JOIN_PATIENCE = java.time.Duration.ofSeconds(10);
 
     /**
