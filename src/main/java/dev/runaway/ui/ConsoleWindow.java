@@ -51,7 +51,7 @@ import java.util.function.Supplier;
 public final class ConsoleWindow {
     static final String LIGHT = ConsoleWindow.class.getResource("console.css").toExternalForm();
     static final String DARK = ConsoleWindow.class.getResource("console-dark.css").toExternalForm();
-    /** The header and the selection are refreshed twice a second, the status line and the charts' time axes once. */
+    /** The header and the selection are refreshed twice a second, the status line once; the charts move with their data ({@link ChartFeed}). */
     static final long REFRESH_MILLIS = 500;
 
     final ConsoleSession session;
@@ -188,7 +188,7 @@ public final class ConsoleWindow {
         return line;
     }
 
-    /** On the JavaFX thread, twice a second: figures and rows from the newest data; once a second the status and the time axes. */
+    /** On the JavaFX thread, twice a second: figures and rows from the newest data; once a second the status line. */
     void refresh() {
         if (preparer.closed()) return; // closed: a tick queued before the close
         boolean everySecond = ticks++ % 2 == 0;
@@ -215,7 +215,6 @@ public final class ConsoleWindow {
         if (everySecond) {
             status.setText(statusText());
             recording.setText(StatusLine.recording(session.recorder()));
-            charts.follow();
         }
         helperOffer.refresh();
         if (pulse != null) {

@@ -85,6 +85,11 @@ public final class TimelineCharts implements ChartFeed.Sink {
         follow();
     }
 
+    @Override
+    public void batchDone() {
+        Platform.runLater(this::follow);
+    }
+
     /** On the JavaFX thread: the time axes show the chosen window, unless a chart is zoomed. */
     void follow() {
         DefaultNumericAxis p = (DefaultNumericAxis) pressureChart.getYAxis();
