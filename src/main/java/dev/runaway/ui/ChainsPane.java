@@ -81,10 +81,20 @@ final class ChainsPane {
     void showLive(ChainTree.Prepared rows, List<dev.runaway.analysis.CgroupLoad> cgroups, List<Group> groups,
                   Optional<ConsoleState.DrillRun> drill) {
         boolean selectedInView = selectedInView();
+        String first = state.firstRow();
+        tree.first(first);
         placeRows(() -> tree.show(rows));
         cgroupTable.show(cgroups);
         afterTreeChange(drill, groups);
-        keepInView(selectedInView);
+        if (state.firstRow() != null && !state.firstRow().equals(first)) {
+            // The window just opened on the runaway: placed first now, and the table scrolled to it.
+            tree.first(state.firstRow());
+            placeRows(() -> tree.show(rows));
+            restoreSelection();
+            table.view.scrollTo(0);
+        } else {
+            keepInView(selectedInView);
+        }
     }
 
     /** A recording's rows: no chains, nothing to open on. */

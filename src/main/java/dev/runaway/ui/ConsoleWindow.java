@@ -164,10 +164,17 @@ public final class ConsoleWindow {
         window.getItems().addAll(TimeWindow.values());
         window.setValue(TimeWindow.TEN_MINUTES);
         window.valueProperty().addListener((o, was, is) -> charts.window(is));
-        Label zoomHint = new Label("drag or wheel to zoom, middle button to pan; on a chart: + - ← → and 0");
+        // Short enough for 1,280 px; where it is not, it wraps: never cut to "…".
+        Label zoomHint = new Label("zoom: drag or wheel; pan: middle button; keys + - ← → 0");
         zoomHint.getStyleClass().add("caption");
+        zoomHint.setWrapText(true);
         zoomHint.setMinWidth(0);
-        HBox chartTools = new HBox(8, new Label("time window"), window, zoomHint);
+        zoomHint.setMinHeight(Region.USE_PREF_SIZE);
+        zoomHint.setTooltip(new javafx.scene.control.Tooltip("On a chart you clicked: + and - zoom in time, the arrows pan, 0 follows the newest data"));
+        Label windowLabel = new Label("time window");
+        windowLabel.setMinWidth(Region.USE_PREF_SIZE);
+        window.setMinWidth(Region.USE_PREF_SIZE);
+        HBox chartTools = new HBox(8, windowLabel, window, zoomHint);
         chartTools.setAlignment(Pos.CENTER_LEFT);
         chartTools.setPadding(new Insets(6));
         VBox right = new VBox(chartTools, charts.node());

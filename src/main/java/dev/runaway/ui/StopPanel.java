@@ -71,6 +71,19 @@ final class StopPanel {
         plan.getStyleClass().add("stop-plan");
         VBox.setVgrow(plan, Priority.ALWAYS);
         steps.setPrefHeight(150);
+        // A step's line wraps within the list: its count and lever are never behind a scroll bar.
+        steps.setCellFactory(v -> new javafx.scene.control.ListCell<>() {
+            {
+                setWrapText(true);
+                setPrefWidth(0);
+            }
+
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item);
+            }
+        });
         steps.getStyleClass().add("stop-steps");
         confirm.getStyleClass().add("stop-confirm");
         confirm.setDisable(true);

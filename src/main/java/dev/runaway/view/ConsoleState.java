@@ -150,11 +150,24 @@ public final class ConsoleState {
         return Optional.of(new Open(key, collapse));
     }
 
-    /** The key of the group holding most of the drill's processes, or null when none does yet. */
+    /**
+     * The row shown first whatever the severity order: the runaway the window opened on, while it
+     * is the selection (on a shared machine a drill's group would come after other groups at their
+     * caps, and the person would not see the runaway they are handling first). Null: none.
+     */
+    public String firstRow() {
+        return openedKey != null && openedKey.equals(selectedKey) ? openedKey : null;
+    }
+
+    /**
+     * The key of the group holding most of the drill's processes, or null when none does yet. Not
+     * the console's own group: a drill's first processes are the console's forks until they exec.
+     */
     static String drillGroupKey(Set<Integer> members, List<Group> groups) {
         String best = null;
         long bestCount = 0;
         for (Group g : groups) {
+            if (g.self()) continue;
             long n = g.pids().stream().filter(members::contains).count();
             if (n > bestCount) {
                 bestCount = n;

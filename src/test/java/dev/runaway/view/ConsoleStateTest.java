@@ -49,6 +49,7 @@ class ConsoleStateTest {
                 .contains(new ConsoleState.Open("g:/tmp/t/tool", null));
         assertThat(state.selectedKey()).isEqualTo("g:/tmp/t/tool");
         assertThat(state.openOn(shown, Optional.empty(), List.of(TOOL, JAVA))).as("once").isEmpty();
+        assertThat(state.firstRow()).as("first whatever the order while it is the selection").isEqualTo("g:/tmp/t/tool");
 
         // Rows placed anew move the selection by index: not a choice.
         state.placing(true);
@@ -59,6 +60,7 @@ class ConsoleStateTest {
         // A person's choice is followed, and kept when a drill starts.
         assertThat(state.selected(ConsoleRow.of(JAVA))).isTrue();
         assertThat(state.selectedKey()).isEqualTo("g:/usr/bin/java");
+        assertThat(state.firstRow()).as("the person chose another row: the severity order alone").isNull();
         var drill = Optional.of(new ConsoleState.DrillRun("drill-fanout-1", Set.of(30, 31)));
         assertThat(state.openOn(List.of(ConsoleRow.of(TOOL), ConsoleRow.of(DRILL)), drill, List.of(TOOL, DRILL))).isEmpty();
         assertThat(state.selectedKey()).isEqualTo("g:/usr/bin/java");
@@ -77,6 +79,16 @@ class ConsoleStateTest {
         assertThat(state.openOn(after, drill, List.of(TOOL, JAVA, DRILL)))
                 .contains(new ConsoleState.Open("g:/tmp/runaway-drill-fanout/worker", "g:/tmp/t/tool"));
         assertThat(state.selectedKey()).isEqualTo("g:/tmp/runaway-drill-fanout/worker");
+    }
+
+    @Test
+    void aDrillsForksThatHaveNotExecYetDoNotMakeTheConsoleTheDrillsGroup() {
+        Group console = new Group("this console", 62, List.of(), false, false, List.of(), 1, 62 * 4096L,
+                new GrowthFit(GrowthShape.LINEAR, 1, 0), 0, OptionalDouble.empty(), "", List.of(30, 31, 32), "", -1, -1,
+                false, Optional.empty(), 0, true, 0, 0, 0.1);
+        assertThat(ConsoleState.drillGroupKey(Set.of(30, 31, 32, 40), List.of(console))).isNull();
+        Group tool = group("/tmp/d/cache/tool", 1, false, List.of(40));
+        assertThat(ConsoleState.drillGroupKey(Set.of(30, 31, 32, 40), List.of(console, tool))).isEqualTo("g:/tmp/d/cache/tool");
     }
 
     @Test
