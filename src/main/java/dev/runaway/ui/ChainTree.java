@@ -111,6 +111,14 @@ public final class ChainTree {
         replace(ordered(p.rows(), kept), kept);
     }
 
+    /** The row shown first whatever the order (the runaway the window opened on, while selected); null: none. */
+    private String first;
+
+    /** Puts this row first from the next scan on (null: the severity order alone); see {@link dev.runaway.view.ConsoleState#firstRow}. */
+    public void first(String key) {
+        first = key;
+    }
+
     /** The items in the order {@link RowOrder} allows now; gone rows it holds stay, marked gone. */
     private List<TreeItem<ConsoleRow>> ordered(List<ConsoleRow> rows, Map<String, GroupItem> kept) {
         List<String> wanted = new ArrayList<>(rows.size());
@@ -118,6 +126,10 @@ public final class ChainTree {
         for (ConsoleRow r : rows) {
             wanted.add(r.key());
             if (r.critical()) critical.add(r.key());
+        }
+        if (first != null && wanted.remove(first)) {
+            wanted.add(0, first);
+            critical.add(first);
         }
         lastShown = order.order(wanted, critical, System.nanoTime()); // a critical row is never held out of sight
         List<TreeItem<ConsoleRow>> shown = new ArrayList<>(lastShown.keys().size());

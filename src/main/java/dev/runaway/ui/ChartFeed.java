@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
  * (ChartFX 11.3 read-locks data sets during a frame's layout; a write from the JavaFX thread
  * before the first frame deadlocks). What the timeline already holds goes first, then what it
  * is told from now on, so a live incident and a replayed file take the same path. Points are
- * handed over in batches, at most two a second: one write per series however many points
- * arrived since the last.
+ * handed over in batches, at most one a second (the rate a person reads a chart): one write per
+ * series however many points arrived since the last, then {@link Sink#batchDone} so the time
+ * axes move in the same frame as the data.
  */
 public final class ChartFeed implements AutoCloseable {
 
@@ -31,13 +32,17 @@ public final class ChartFeed implements AutoCloseable {
         void groupTasks(String command, double[] seconds, double[] tasks, boolean replace);
 
         void event(TimelineEvent e);
+
+        /** A batch was written (on the feed's thread): the charts move their time axes now, in the frame that draws it. */
+        default void batchDone() {
+        }
     }
 
     private record Select(String command) {
     }
 
     /** Charts redraw at most this often: software rendering (no GPU) pays for every redraw. */
-    static final long BATCH_MILLIS = 500;
+    static final long BATCH_MILLIS = 1000;
     private static final Object STOP = new Object();
     private final Timeline timeline;
     private final Sink sink;
@@ -81,6 +86,7 @@ public final class ChartFeed implements AutoCloseable {
         if (!scans.isEmpty()) backlogEnd[1] = scans.get(scans.size() - 1).seconds();
         sendPulses(pulses);
         timeline.events().forEach(sink::event);
+        sink.batchDone();
         double eventsEnd = timeline.events().stream().mapToDouble(TimelineEvent::seconds).max().orElse(Double.NEGATIVE_INFINITY);
         List<Object> batch = new ArrayList<>();
         try {
@@ -107,8 +113,9 @@ public final class ChartFeed implements AutoCloseable {
                 sendPulses(newPulses);
                 sendGroup(newScans, false);
                 batch.clear();
+                sink.batchDone();
                 lastBatchNanos = System.nanoTime();
-                Thread.sleep(BATCH_MILLIS); // what arrives meanwhile is drawn in one go: 2 redraws a second, not 10
+                Thread.sleep(BATCH_MILLIS); // what arrives meanwhile is drawn in one go: 1 redraw a second, not 10
 
             }
         } catch (InterruptedException e) {

@@ -2,6 +2,7 @@
 package dev.runaway.ui;
 
 import dev.runaway.view.ConsoleRow;
+import dev.runaway.view.StopOffer;
 import dev.runaway.model.ProcessSample;
 import dev.runaway.stop.run.StopEngine;
 import dev.runaway.stop.StopSession;
@@ -33,8 +34,13 @@ final class StopPanel {
     final ListView<String> steps = new ListView<>();
     final Button confirm = new Button();
     final Button close = new Button("Close");
+    final Button again = new Button("Stop again");
+    final Button report = new Button("Open report");
     private final GuidedStop stop;
     private final Runnable onClose;
+    private ConsoleRow row;
+    /** What the panel offers now (Close at every phase; see {@link StopOffer}). */
+    private StopOffer offer = StopOffer.of(StopOffer.Phase.PLANNING, 0);
     private StopSession planned;
     private volatile boolean running;
     /**
@@ -48,7 +54,8 @@ final class StopPanel {
     private ToolkitThreads.Raised fxRaised;
     private java.util.concurrent.CompletableFuture<StopSession> confirmed;
 
-    StopPanel(GuidedStop stop, Runnable onClose) {
+    /** @param onReport opens the incident's report (after a stop) */
+    StopPanel(GuidedStop stop, Runnable onClose, Runnable onReport) {
         this.stop = stop;
         this.onClose = onClose;
         card.getStyleClass().add("stop-panel");
@@ -64,6 +71,19 @@ final class StopPanel {
         plan.getStyleClass().add("stop-plan");
         VBox.setVgrow(plan, Priority.ALWAYS);
         steps.setPrefHeight(150);
+        // A step's line wraps within the list: its count and lever are never behind a scroll bar.
+        steps.setCellFactory(v -> new javafx.scene.control.ListCell<>() {
+            {
+                setWrapText(true);
+                setPrefWidth(0);
+            }
+
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item);
+            }
+        });
         steps.getStyleClass().add("stop-steps");
         confirm.getStyleClass().add("stop-confirm");
         confirm.setDisable(true);
@@ -74,15 +94,18 @@ final class StopPanel {
             standDown();
             onClose.run();
         });
+        again.setOnAction(e -> {
+            if (row != null && !running) open(row);
+        });
+        report.setOnAction(e -> onReport.run());
         Region gap = new Region();
         HBox.setHgrow(gap, Priority.ALWAYS);
-        HBox buttons = new HBox(10, state, gap, close, confirm);
+        HBox buttons = new HBox(10, state, gap, report, again, close, confirm);
         HBox.setHgrow(state, Priority.ALWAYS);
         // The buttons keep their words at every state: a long outcome wraps, it never squeezes
         // Close to "…" (issue 38: Esc was the only other way out).
         state.setMinWidth(0);
-        close.setMinWidth(Region.USE_PREF_SIZE);
-        confirm.setMinWidth(Region.USE_PREF_SIZE);
+        for (Button b : new Button[] {close, confirm, again, report}) b.setMinWidth(Region.USE_PREF_SIZE);
         buttons.setAlignment(Pos.CENTER_RIGHT);
         card.getChildren().addAll(title, plan, steps, buttons);
     }
@@ -92,16 +115,14 @@ final class StopPanel {
         standDown();
         fxRaised = ToolkitThreads.raised(); // the plan is shown, and Enter taken, by these threads
         planned = null;
+        this.row = row;
         title.setText("Guided stop: " + row.stopLabel());
         plan.setText("Reading the targets...");
         steps.getItems().clear();
         state.setText("");
-        confirm.setText("Stop");
-        confirm.setVisible(true);
-        confirm.setManaged(true);
+        state.getStyleClass().removeAll("stop-zero", "stop-survivors");
         confirm.setDefaultButton(false);
-        confirm.setDisable(true);
-        close.setText("Cancel");
+        offer(StopOffer.of(StopOffer.Phase.PLANNING, 0));
         worker("runaway-stop-plan", () -> {
             StopSession p;
             try {
@@ -119,16 +140,15 @@ final class StopPanel {
         if (p.state() != StopSession.State.READY) {
             plan.setText("Refused: " + p.refusal().map(StopSession.Refusal::words).orElse("nothing to stop"));
             state.setText("Nothing was done.");
-            close.setText("Close");
+            offer(StopOffer.of(StopOffer.Phase.REFUSED, 0));
             return;
         }
         StringBuilder text = new StringBuilder(String.join("\n", p.plan().describe()));
         if (!p.helperNote().isEmpty()) text.append("\nHelper: ").append(p.helperNote());
         if (dev.runaway.stop.StopCore.mayStopGrowthFirst(p)) text.append("\n").append(dev.runaway.stop.StopCore.FIRST_ON_ENTER);
         plan.setText(text.toString());
-        confirm.setText(String.format(Locale.ROOT, "Stop %d processes", p.plan().members().size()));
         standBy();
-        confirm.setDisable(false);
+        offer(StopOffer.of(StopOffer.Phase.READY, p.plan().members().size()));
         confirm.setDefaultButton(true); // Enter confirms, once the plan is on screen
         confirm.requestFocus();
         state.setText("Read the plan, then confirm once (Enter), or Cancel (Esc).");
@@ -138,8 +158,7 @@ final class StopPanel {
         if (planned == null || planned.state() != StopSession.State.READY || running) return;
         running = true;
         confirm.setDefaultButton(false);
-        confirm.setDisable(true);
-        close.setDisable(true);
+        offer(StopOffer.of(StopOffer.Phase.RUNNING, 0));
         state.setText("Running: stop growth, kill the fixed set, confirm zero, restore...");
         StopSession p = planned;
         if (confirmed != null && confirmed.complete(p)) return; // the raised thread waiting for it runs it
@@ -192,10 +211,28 @@ final class StopPanel {
         state.setText(text);
         state.getStyleClass().removeAll("stop-zero", "stop-survivors");
         state.getStyleClass().add(zero ? "stop-zero" : "stop-survivors");
-        close.setText("Close");
-        close.setDisable(false);
-        confirm.setVisible(false); // done: no Stop button left to press, live or dead
-        confirm.setManaged(false);
+        offer(StopOffer.of(StopOffer.Phase.DONE, 0)); // no Stop button left to press, live or dead: Stop again plans afresh
+    }
+
+    /** Shows what the panel offers at this phase. */
+    private void offer(StopOffer o) {
+        offer = o;
+        close.setText(o.closeText());
+        close.setDisable(!o.closeEnabled());
+        confirm.setText(o.confirmText());
+        confirm.setDisable(!o.confirmReady());
+        shown(confirm, o.confirmShown());
+        shown(again, o.again());
+        shown(report, o.report());
+    }
+
+    private static void shown(Button b, boolean shown) {
+        b.setVisible(shown);
+        b.setManaged(shown);
+    }
+
+    StopOffer offer() {
+        return offer;
     }
 
     static String summary(GuidedStop.Ran ran) {

@@ -3,9 +3,11 @@ package dev.runaway.ui;
 
 import dev.runaway.stoporder.StopStep;
 import dev.runaway.view.HeaderFigures;
+import dev.runaway.view.TimeSpan;
 import dev.runaway.timeline.EventKind;
 import dev.runaway.timeline.TimelineEvent;
 import io.fair_acc.chartfx.XYChart;
+import io.fair_acc.chartfx.axes.Axis;
 import io.fair_acc.chartfx.axes.spi.DefaultNumericAxis;
 import io.fair_acc.chartfx.plugins.XValueIndicator;
 import io.fair_acc.chartfx.plugins.Zoomer;
@@ -23,8 +25,9 @@ import java.util.function.DoubleSupplier;
  * The three incident charts on one time axis (seconds since the timeline began): tasks (all, and
  * the selected group), memory and swap, memory pressure; with a marker for each OOM kill, cap
  * reached and stop step. Written by a {@link ChartFeed} from its own thread. Zoom with the mouse
- * wheel or a drag, pan with the middle button (ChartFX's Zoomer); the time window follows the
- * newest data unless the user has zoomed.
+ * wheel or a drag, pan with the middle button (ChartFX's Zoomer), or from the keyboard on a chart
+ * with the focus (+/-, the arrows, 0 to follow again: {@link TimeSpan}); the time window follows
+ * the newest data unless the user has zoomed.
  */
 public final class TimelineCharts implements ChartFeed.Sink {
     final DoubleDataSet tasks = new DoubleDataSet("all tasks");
@@ -42,6 +45,8 @@ public final class TimelineCharts implements ChartFeed.Sink {
     private volatile double pressureMax;
     private final java.util.Map<String, Double> lastCap = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile TimeWindow window = TimeWindow.TEN_MINUTES;
+    /** The time the keyboard chose for all three charts; null: the window follows the newest data. */
+    private TimeSpan keyed;
     private final DoubleSupplier end;
     private final VBox box;
     final MarkerLabelLayer labels;
@@ -76,8 +81,14 @@ public final class TimelineCharts implements ChartFeed.Sink {
 
     public void window(TimeWindow w) {
         window = w;
+        keyed = null;
         zoomers.forEach(Zoomer::clear);
         follow();
+    }
+
+    @Override
+    public void batchDone() {
+        Platform.runLater(this::follow);
     }
 
     /** On the JavaFX thread: the time axes show the chosen window, unless a chart is zoomed. */
@@ -87,7 +98,7 @@ public final class TimelineCharts implements ChartFeed.Sink {
         p.set(0, Math.max(1, Math.ceil(pressureMax * 1.2)));
         p.setTickUnit(Math.max(0.2, Math.ceil(pressureMax * 1.2) / 5));
         for (int i = 0; i < charts.size(); i++) {
-            if (!zoomers.get(i).zoomStackDeque().isEmpty()) continue;
+            if (keyed != null || !zoomers.get(i).zoomStackDeque().isEmpty()) continue;
             DefaultNumericAxis x = (DefaultNumericAxis) charts.get(i).getXAxis();
             if (window == TimeWindow.ALL) {
                 x.setAutoRanging(true);
@@ -98,6 +109,39 @@ public final class TimelineCharts implements ChartFeed.Sink {
                 x.setTickUnit(Math.max(1, Math.round((r[1] - r[0]) / 10)));
             }
         }
+    }
+
+    /**
+     * A key pressed on a chart with the focus: + and - zoom the three time axes in and out, the
+     * arrows pan them, 0 goes back to the time window (following the newest data). True when taken.
+     */
+    boolean key(javafx.scene.input.KeyEvent e) {
+        TimeSpan.Move move = switch (e.getCode()) {
+            case PLUS, ADD, EQUALS -> TimeSpan.Move.ZOOM_IN;
+            case MINUS, SUBTRACT -> TimeSpan.Move.ZOOM_OUT;
+            case LEFT -> TimeSpan.Move.BACK;
+            case RIGHT -> TimeSpan.Move.FORWARD;
+            default -> null;
+        };
+        if (e.getCode() == javafx.scene.input.KeyCode.DIGIT0 || e.getCode() == javafx.scene.input.KeyCode.NUMPAD0) {
+            window(window);
+            return true;
+        }
+        if (move == null) return false;
+        Axis x = tasksChart.getXAxis();
+        keyed = (keyed != null ? keyed : new TimeSpan(x.getMin(), x.getMax())).move(move);
+        for (XYChart chart : charts) {
+            DefaultNumericAxis time = (DefaultNumericAxis) chart.getXAxis();
+            time.setAutoRanging(false);
+            time.set(keyed.from(), keyed.to());
+            time.setTickUnit(Math.max(0.1, keyed.seconds() / 10));
+        }
+        return true;
+    }
+
+    /** The time the keyboard chose, or null while the charts follow the time window (tests). */
+    TimeSpan keyed() {
+        return keyed;
     }
 
     private static void style(DoubleDataSet set, String colour) {
@@ -155,6 +199,13 @@ public final class TimelineCharts implements ChartFeed.Sink {
         zoomers.add(zoomer);
         chart.getPlugins().add(zoomer);
         chart.setMinHeight(150);
+        // Keyboard zoom and pan: a click gives the chart the focus (and its frame shows it).
+        chart.setFocusTraversable(true);
+        chart.getStyleClass().add("keyed-chart");
+        chart.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_PRESSED, e -> chart.requestFocus());
+        chart.addEventHandler(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            if (key(e)) e.consume();
+        });
         VBox.setVgrow(chart, Priority.ALWAYS);
         return chart;
     }

@@ -100,6 +100,21 @@ class ConsoleReplayTest {
                 WaitForAsyncUtils.asyncFx(() -> window.charts.labels.rowBottom(0)).get());
         assertThat(window.scene().getStylesheets()).contains(ConsoleWindow.DARK);
 
+        // Keyboard zoom and pan on a chart with the focus: + halves the time shown on all three, Right
+        // moves it a quarter on, 0 goes back to following the window (issue 38).
+        var tasksX = window.charts.tasksChart.getXAxis();
+        double shownSeconds = WaitForAsyncUtils.asyncFx(() -> tasksX.getMax() - tasksX.getMin()).get();
+        WaitForAsyncUtils.asyncFx(() -> key(window.charts.tasksChart, javafx.scene.input.KeyCode.PLUS)).get();
+        assertThat(window.charts.keyed().seconds()).isCloseTo(shownSeconds / 2, org.assertj.core.data.Offset.offset(1e-6));
+        double from = window.charts.keyed().from();
+        WaitForAsyncUtils.asyncFx(() -> key(window.charts.tasksChart, javafx.scene.input.KeyCode.RIGHT)).get();
+        assertThat(window.charts.keyed().from()).isCloseTo(from + shownSeconds / 8, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(WaitForAsyncUtils.asyncFx(() -> window.charts.memoryChart.getXAxis().getMin()).get()).isEqualTo(window.charts.keyed().from());
+        WaitForAsyncUtils.asyncFx(() -> key(window.charts.tasksChart, javafx.scene.input.KeyCode.DIGIT0)).get();
+        assertThat(window.charts.keyed()).isNull();
+        assertThat(window.menuItem("Keys and guide").getAccelerator().getName()).isEqualTo("F1");
+        assertThat(window.menuItem("About Runaway")).isNotNull();
+
         // File > Export: the exporter of runaway export, on what the window shows.
         Path out = dir.resolve("export");
         WaitForAsyncUtils.asyncFx(() -> window.export(out, false)).get();
@@ -118,6 +133,12 @@ class ConsoleReplayTest {
         java.awt.image.BufferedImage png = javax.imageio.ImageIO.read(pngs.get(0).toFile());
         assertThat(png.getWidth()).isEqualTo((int) Math.round(tasksChart.getWidth()));
         assertThat(png.getHeight()).isEqualTo((int) Math.round(tasksChart.getHeight()));
+    }
+
+    /** A key pressed on {@code target}, as the keyboard gives it to what has the focus. */
+    private static void key(javafx.scene.Node target, javafx.scene.input.KeyCode code) {
+        javafx.event.Event.fireEvent(target, new javafx.scene.input.KeyEvent(javafx.scene.input.KeyEvent.KEY_PRESSED, "", "", code,
+                false, false, false, false));
     }
 
     private static PulseSample pulse(int i) {

@@ -104,6 +104,11 @@ class ConsoleStopTest {
                 .extracting(TimelineEvent::title).contains("stop growth", "kill", "confirm zero", "restore");
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> window.charts.markers() >= 4);
 
+        // The finished panel keeps Close, Stop again and Open report, each with its words whole (issue 38).
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(onFx(() -> java.util.stream.Stream.of(panel.close, panel.again, panel.report)
+                .allMatch(b -> b.isVisible() && b.getWidth() >= b.prefWidth(-1) - 0.5))).isTrue();
+        assertThat(panel.offer().phase()).isEqualTo(dev.runaway.view.StopOffer.Phase.DONE);
         robot.clickOn(panel.close);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(panel.card.getParent().isVisible()).isFalse();
