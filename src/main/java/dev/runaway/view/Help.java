@@ -8,7 +8,7 @@ import java.util.List;
 /** What the window's Help and About say: the keys, where the guide is, and what Runaway is. */
 public final class Help {
     /** Where the package installs the user guide. */
-    public static final Path INSTALLED_GUIDE = Path.of("/usr/share/doc/runaway/index.html");
+    public static final Path INSTALLED_GUIDE = Path.of("/usr/share/doc/runaway/html/index.html");
     public static final String LICENCE = "GPL-3.0-or-later";
     public static final String PROJECT = "Runaway: a Linux incident console for runaway process chains";
 

@@ -26,7 +26,7 @@ class TimeSpanAndHelpTest {
 
     @Test
     void helpPointsAtTheInstalledGuideElseAtTheDocsOfTheCheckout(@TempDir Path dir) throws Exception {
-        Path installed = dir.resolve("usr/share/doc/runaway/index.html");
+        Path installed = dir.resolve("usr/share/doc/runaway/html/index.html");
         Path checkout = dir.resolve("checkout");
         Files.createDirectories(checkout.resolve("docs"));
         Files.writeString(checkout.resolve("docs/guide.md"), "# guide");
