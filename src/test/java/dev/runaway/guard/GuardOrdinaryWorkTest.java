@@ -192,17 +192,7 @@ class GuardOrdinaryWorkTest {
     void aKernelStyleRecursiveMakeNineLevelsDeepIsNeverHeld(@TempDir Path dir) throws Exception {
         assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "the guard holds as root");
         Path tree = kernelStyleTree(dir.resolve("tree"), 9);
-        List<HeldGroup> held = heldWhile(dir, "test-guard-deep-make", (work, journal, everHeld) -> {
-            Process make = work.start(new ProcessBuilder("make", "-C", tree.toString()).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("make.log").toFile()));
-            // A held make never ends: wait for its end or a hold, whichever comes first.
-            await().atMost(Duration.ofSeconds(240)).until(() -> !make.isAlive() || !everHeld.isEmpty());
-            assertThat(everHeld).as("no false hold of the deep make: " + journal).isEmpty();
-            String made = Files.readString(dir.resolve("make.log"));
-            assertThat(make.exitValue()).as(made).isZero();
-            assertThat(made).as("the make went nine levels deep").contains("make[8]: Entering directory");
-        });
-        assertThat(held).isEmpty();
+        neverHeld(dir, "test-guard-deep-make", new ProcessBuilder("make", "-C", tree.toString()), "make[8]: Entering directory");
     }
 
     /**
@@ -216,19 +206,10 @@ class GuardOrdinaryWorkTest {
         assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "the guard holds as root");
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/npm")), "npm is installed");
         Path top = nestedPackages(dir.resolve("repo"), 9);
-        List<HeldGroup> held = heldWhile(dir, "test-guard-npm-run", (work, journal, everHeld) -> {
-            ProcessBuilder npm = new ProcessBuilder("npm", "run", "build").directory(top.toFile()).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("npm.log").toFile());
-            npm.environment().put("npm_config_cache", dir.resolve("npm-cache").toString());
-            npm.environment().put("npm_config_update_notifier", "false");
-            Process run = work.start(npm);
-            await().atMost(Duration.ofSeconds(240)).until(() -> !run.isAlive() || !everHeld.isEmpty());
-            assertThat(everHeld).as("no false hold of the nested npm run: " + journal).isEmpty();
-            String ran = Files.readString(dir.resolve("npm.log"));
-            assertThat(run.exitValue()).as(ran).isZero();
-            assertThat(ran).as("npm went nine packages deep").contains("package level 9");
-        });
-        assertThat(held).isEmpty();
+        ProcessBuilder npm = new ProcessBuilder("npm", "run", "build").directory(top.toFile());
+        npm.environment().put("npm_config_cache", dir.resolve("npm-cache").toString());
+        npm.environment().put("npm_config_update_notifier", "false");
+        neverHeld(dir, "test-guard-npm-run", npm, "package level 9");
     }
 
     /**
@@ -241,14 +222,24 @@ class GuardOrdinaryWorkTest {
     void gitSubmoduleForeachRecursiveOverANestedTreeIsNeverHeld(@TempDir Path dir) throws Exception {
         assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "the guard holds as root");
         Path clone = nestedSubmodules(dir, 7);
-        List<HeldGroup> held = heldWhile(dir, "test-guard-submodules", (work, journal, everHeld) -> {
-            Process foreach = work.start(git(clone, "submodule", "foreach", "--recursive", "sleep 0.4; git rev-parse --short HEAD")
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("foreach.log").toFile()));
-            await().atMost(Duration.ofSeconds(240)).until(() -> !foreach.isAlive() || !everHeld.isEmpty());
-            assertThat(everHeld).as("no false hold of git submodule foreach: " + journal).isEmpty();
-            String out = Files.readString(dir.resolve("foreach.log"));
-            assertThat(foreach.exitValue()).as(out).isZero();
-            assertThat(out).as("foreach went seven submodules deep").contains("Entering 'm/m/m/m/m/m/m'");
+        neverHeld(dir, "test-guard-submodules", git(clone, "submodule", "foreach", "--recursive", "sleep 0.4; git rev-parse --short HEAD"),
+                "Entering 'm/m/m/m/m/m/m'");
+    }
+
+    /**
+     * Runs WORK to its end in a sandbox of its own under a guard of the packaged defaults: never
+     * held, it ends with 0, and its output shows it went as deep as meant (DEEPEST).
+     */
+    private static void neverHeld(Path dir, String sandboxName, ProcessBuilder work, String deepest) throws Exception {
+        Path log = dir.resolve(sandboxName + ".log");
+        List<HeldGroup> held = heldWhile(dir, sandboxName, (box, journal, everHeld) -> {
+            Process p = box.start(work.redirectErrorStream(true).redirectOutput(log.toFile()));
+            // A held process never ends: wait for its end or a hold, whichever comes first.
+            await().atMost(Duration.ofSeconds(240)).until(() -> !p.isAlive() || !everHeld.isEmpty());
+            assertThat(everHeld).as("no false hold of " + String.join(" ", work.command()) + ": " + journal).isEmpty();
+            String out = Files.readString(log);
+            assertThat(p.exitValue()).as(out).isZero();
+            assertThat(out).as("it went as deep as meant").contains(deepest);
         });
         assertThat(held).isEmpty();
     }
