@@ -126,6 +126,7 @@ public final class Analyzer {
         Chains.Cut cut = Chains.of(forest, lastCut, singleCommands);
         singleCommands.keySet().retainAll(keyIds.keySet());
         int[] repeats = Recursion.repeatsAlongLines(forest);
+        int[] identical = Recursion.identicalAlongLines(forest, repeats);
 
         int[] counts = new int[keyNames.size()];
         for (int i = 0; i < processes.size(); i++) if (inGroups(processes.get(i))) counts[keyOf[i]]++;
@@ -142,7 +143,7 @@ public final class Analyzer {
         List<Group> groups = new ArrayList<>();
         for (int k = 0; k < members.length; k++) {
             if (members[k].length > 0) {
-                groups.add(group(keyNames.get(k), members[k], forest, cut, repeats, pulse, now, tasksByUid));
+                groups.add(group(keyNames.get(k), members[k], forest, cut, repeats, identical, pulse, now, tasksByUid));
             }
         }
         groupHistory.entrySet().removeIf(h -> !keyIds.containsKey(h.getKey()) && h.getValue().staleAt(now));
@@ -164,7 +165,7 @@ public final class Analyzer {
         return p.pid() > 2 && !p.isKernelThread();
     }
 
-    private Group group(String key, int[] members, Forest forest, Chains.Cut cut, int[] repeats, PulseSample pulse,
+    private Group group(String key, int[] members, Forest forest, Chains.Cut cut, int[] repeats, int[] identical, PulseSample pulse,
                         double now, Map<Integer, Integer> tasksByUid) {
         int tasks = 0;
         long rss = 0;
@@ -196,7 +197,7 @@ public final class Analyzer {
         GrowthFit growth = series.fitTasks();
         double bytesPerSecond = series.bytesPerSecond();
         self |= key.equals(SelfProcesses.KEY);
-        Recursion recursion = Recursion.find(key, members, repeats, forest);
+        Recursion recursion = Recursion.find(key, members, repeats, identical, forest);
         // The console's own watchdogs detach to init on purpose, and its helpers are not a loop.
         boolean orphans = !self && firstMembersAdopted(key, chains, forest);
         boolean recursive = !self && recursive(key, recursion.repeats());
@@ -211,7 +212,8 @@ public final class Analyzer {
         return new Group(key, tasks, List.copyOf(chains), orphans, recursive,
                 recursion.cycle(), recursion.repeats(), rss, growth, bytesPerSecond, exhaustion.seconds(), exhaustion.by(),
                 PidList.copyOf(pids, count), cgroup, cgroupRoom.orElse(-1), cap.map(CgroupPids.Cap::max).orElse(-1L),
-                pressing.atCap(), pressing.cap(), pressing.refused(), self, stopped, zombies, cpuShare.add(key, now, ticks));
+                pressing.atCap(), pressing.cap(), pressing.refused(), self, stopped, zombies, cpuShare.add(key, now, ticks))
+                .withIdenticalRepeats(recursion.identical());
     }
 
     /** The cgroup lens: every cgroup with processes, its tasks, growth, cap and headroom, most severe first. */

@@ -76,6 +76,12 @@ final class Forest {
         return ghost < ghosts.size() ? lineage.commandKey(ghosts.get(ghost)) : null;
     }
 
+    /** The invocation of a living or ghost node (see {@link Invocations}); UNKNOWN for sessions and unseen ghosts. */
+    long invocationOf(int node) {
+        ProcessIdentity id = identityOf(node);
+        return id == null ? Invocations.UNKNOWN : lineage.invocation(id);
+    }
+
     /** The process of a living or ghost node; null for sessions. */
     ProcessIdentity identityOf(int node) {
         if (node < livingCount) return living.get(node).identity();

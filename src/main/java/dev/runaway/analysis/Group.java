@@ -32,6 +32,9 @@ import java.util.OptionalDouble;
  * @param cpuShare            the group's share of all cores over the last ~10 s (0 to 1); NaN until known
  * @param memoryBytes         the group's memory from the best source there was ({@code memorySource}),
  *                            never above the machine's used memory
+ * @param identicalRepeats    how many times one invocation of the key (the same command line in the same
+ *                            working directory) occurs along one line: a runaway recursion repeats itself,
+ *                            a build that descends (make -C, a task runner per package) does not
  */
 public record Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
                     List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
@@ -39,7 +42,19 @@ public record Group(String command, int tasks, List<Chain> chains, boolean paren
                     String cgroup, long cgroupRoom, long cgroupMax,
                     boolean atCap, Optional<GroupCap> cap, long forksRefused, boolean self,
                     int stopped, int zombies, double cpuShare, long memoryBytes,
-                    MemorySource memorySource) implements GroupFigures {
+                    MemorySource memorySource, int identicalRepeats) implements GroupFigures {
+
+    /** A group whose invocations were not told apart (a test's, a recording's): every repeat counts as identical. */
+    public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
+                 List<String> cycle, int repeats, long rssBytes, GrowthFit tasksGrowth, double bytesPerSecond,
+                 OptionalDouble secondsToExhaustion, String exhaustedBy, List<Integer> pids,
+                 String cgroup, long cgroupRoom, long cgroupMax,
+                 boolean atCap, Optional<GroupCap> cap, long forksRefused, boolean self,
+                 int stopped, int zombies, double cpuShare, long memoryBytes, MemorySource memorySource) {
+        this(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth, bytesPerSecond,
+                secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, atCap, cap, forksRefused, self,
+                stopped, zombies, cpuShare, memoryBytes, memorySource, repeats);
+    }
 
     /** A group whose memory is its summed RSS (as sampled; see {@link #withMemory}). */
     public Group(String command, int tasks, List<Chain> chains, boolean parentedToInit, boolean recursive,
@@ -84,14 +99,21 @@ public record Group(String command, int tasks, List<Chain> chains, boolean paren
     public Group withCap(boolean atCap, Optional<GroupCap> cap, long forksRefused) {
         return new Group(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth,
                 bytesPerSecond, secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, atCap, cap,
-                forksRefused, self, stopped, zombies, cpuShare, memoryBytes, memorySource);
+                forksRefused, self, stopped, zombies, cpuShare, memoryBytes, memorySource, identicalRepeats);
+    }
+
+    /** This group with its invocations told apart along its lines. */
+    public Group withIdenticalRepeats(int identical) {
+        return new Group(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth,
+                bytesPerSecond, secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, atCap, cap,
+                forksRefused, self, stopped, zombies, cpuShare, memoryBytes, memorySource, identical);
     }
 
     /** This group with its memory measured. */
     public Group withMemory(long bytes, MemorySource source) {
         return new Group(command, tasks, chains, parentedToInit, recursive, cycle, repeats, rssBytes, tasksGrowth,
                 bytesPerSecond, secondsToExhaustion, exhaustedBy, pids, cgroup, cgroupRoom, cgroupMax, atCap, cap,
-                forksRefused, self, stopped, zombies, cpuShare, bytes, source);
+                forksRefused, self, stopped, zombies, cpuShare, bytes, source, identicalRepeats);
     }
 
     @Override

@@ -36,6 +36,7 @@ public final class Lineage {
         String exe;
         boolean cmdlineUnread;
         String key;
+        long invocation; // see Invocations; 0: not known (a ghost the scans never saw, a command line not read yet)
         int sweep; // the last ghost sweep that found it on a living line
         int livingAt; // the last ghost sweep that found it living
     }
@@ -80,8 +81,15 @@ public final class Lineage {
             o.exe = p.exe();
             o.cmdlineUnread = p.cmdlineUnread();
             o.key = CommandKeys.of(p, paths, chain);
+            o.invocation = Invocations.of(p, paths);
         }
         return o.key;
+    }
+
+    /** The invocation a process, living or ghost, was last seen exec'd with (see {@link Invocations}); 0 when not known. */
+    long invocation(ProcessIdentity id) {
+        Origin o = origins.get(id);
+        return o == null ? 0 : o.invocation;
     }
 
     /**

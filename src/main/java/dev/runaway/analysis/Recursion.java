@@ -8,10 +8,11 @@ import java.util.List;
 /**
  * A command key that occurs again along one ancestry line: how many times it occurs along the
  * deepest line, and the cycle between two occurrences (top first, e.g. deploy.sh,
- * python3 -m unittest, deploy.sh).
+ * python3 -m unittest, deploy.sh); and how many times one invocation of it (the same command
+ * line in the same directory) occurs along one line.
  */
-record Recursion(List<String> cycle, int repeats) {
-    static final Recursion NONE = new Recursion(List.of(), 1);
+record Recursion(List<String> cycle, int repeats, int identical) {
+    static final Recursion NONE = new Recursion(List.of(), 1, 1);
 
     /**
      * For every living node, how many times its own key occurs on the line from the top of the
@@ -19,7 +20,6 @@ record Recursion(List<String> cycle, int repeats) {
      * O(nodes) however deep the chains are, and iterative, since they can be 50,000 deep.
      */
     static int[] repeatsAlongLines(Forest f) {
-        int[] repeats = new int[f.livingCount];
         int[] keyIds = new int[f.size];
         System.arraycopy(f.keyOfLiving, 0, keyIds, 0, f.livingCount);
         // Ghosts' keys are remembered as text: number them after the living ones, the same key the same id.
@@ -39,6 +39,48 @@ record Recursion(List<String> cycle, int repeats) {
             if (id == null) ids.put(k, id = keyCount++);
             keyIds[n] = id;
         }
+        return countAlongLines(f, keyIds, keyCount);
+    }
+
+    /**
+     * For every living node whose key recurs above it, how many times its own invocation (its
+     * command line and working directory: {@link Invocations}) occurs on the line down to it,
+     * itself included; 0 for the rest. A bounded descent (make -C, a task runner per package)
+     * recurs with another directory or other words at each level and stays at 1 or 2; a runaway
+     * recursion repeats itself. Ids are numbered by sorting the invocations (no boxing: at 50,000
+     * nodes this runs every scan).
+     */
+    static int[] identicalAlongLines(Forest f, int[] keyRepeats) {
+        int[] ids = new int[f.size];
+        java.util.Arrays.fill(ids, -1);
+        // Only keys that recur somewhere need their invocations told apart.
+        boolean[] recurs = new boolean[f.keyNames.size()];
+        for (int n = 0; n < f.livingCount; n++) if (keyRepeats[n] > 1) recurs[f.keyOfLiving[n]] = true;
+        java.util.Set<String> recurringGhostKeys = new java.util.HashSet<>();
+        for (int k = 0; k < recurs.length; k++) if (recurs[k]) recurringGhostKeys.add(f.keyNames.get(k));
+        if (recurringGhostKeys.isEmpty()) return new int[f.livingCount];
+        long[] inv = new long[f.size];
+        int count = 0;
+        for (int n = 0; n < f.size; n++) {
+            boolean candidate = n < f.livingCount ? recurs[f.keyOfLiving[n]] : recurringGhostKeys.contains(f.keyOf(n));
+            if (!candidate) continue;
+            long i = f.invocationOf(n);
+            if (i == Invocations.UNKNOWN) continue;
+            inv[n] = i;
+            ids[n] = 0;
+            count++;
+        }
+        long[] sorted = new long[count];
+        int at = 0;
+        for (int n = 0; n < f.size; n++) if (ids[n] == 0) sorted[at++] = inv[n];
+        java.util.Arrays.sort(sorted);
+        for (int n = 0; n < f.size; n++) if (ids[n] == 0) ids[n] = java.util.Arrays.binarySearch(sorted, inv[n]);
+        return countAlongLines(f, ids, Math.max(1, count));
+    }
+
+    /** The count of each node's id on the line from the top down to it (ids below 0 are not counted). */
+    private static int[] countAlongLines(Forest f, int[] keyIds, int keyCount) {
+        int[] repeats = new int[f.livingCount];
         int[] onPath = new int[keyCount];
         boolean[] visited = new boolean[f.size];
         int[] stack = new int[2 * f.size + 2]; // node codes: n entering, ~n leaving
@@ -71,18 +113,21 @@ record Recursion(List<String> cycle, int repeats) {
         return repeats;
     }
 
-    /** The group's deepest repetition, and the cycle above its deepest member. */
-    static Recursion find(String key, int[] members, int[] repeats, Forest f) {
+    /** The group's deepest repetition, the cycle above its deepest member, and its most repeated invocation. */
+    static Recursion find(String key, int[] members, int[] repeats, int[] identical, Forest f) {
         int deepest = Forest.NONE;
         int most = 1;
+        int same = 1;
         for (int m : members) {
-            if (repeats[m] > most && !parentsFork(f, m)) {
+            if (parentsFork(f, m)) continue;
+            if (repeats[m] > most) {
                 most = repeats[m];
                 deepest = m;
             }
+            same = Math.max(same, identical[m]);
         }
         if (deepest == Forest.NONE) return NONE;
-        return new Recursion(cycleAbove(key, deepest, f), most);
+        return new Recursion(cycleAbove(key, deepest, f), most, same);
     }
 
     /**

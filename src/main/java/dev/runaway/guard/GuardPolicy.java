@@ -24,7 +24,9 @@ import java.util.Set;
  * minutes at its rate, for 10 s running) and leave a {@code make -j}, a browser, a test suite or
  * a burst of short-lived processes alone (tests prove it: docs/guard.md, "Never held").
  *
- * @param recursionDepth   a recursive group is held once its key occurs more often than this along one line...
+ * @param recursionDepth   a recursive group is held once one invocation of its key (the same command line in the
+ *                         same directory) occurs more often than this along one line...
+ * @param deepRecursionDepth ...or its key, whatever its arguments, more often than this: deeper than builds go
  * @param recursionWindow  ...and that line deepened within this window (wrappers nest, but do not keep nesting)
  * @param atCapFor         a group at its cap with forks refused this long, without a break
  * @param exhaustionWithin a group whose rate exhausts memory, pid_max, threads-max or its cgroup's cap this soon...
@@ -37,12 +39,12 @@ import java.util.Set;
  * @param notifyOwner      desktop notifications to the group's owner
  * @param watchCgroups     when not empty, only groups in these cgroups (and their subtrees) are ever held
  */
-public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration atCapFor, Duration exhaustionWithin,
+public record GuardPolicy(int recursionDepth, int deepRecursionDepth, Duration recursionWindow, Duration atCapFor, Duration exhaustionWithin,
                           Duration exhaustionFor, int minTasks, Set<String> allowKeys, List<String> allowCgroups,
                           Set<Integer> allowUsers, Optional<Duration> killAfter, boolean notifyOwner, List<String> watchCgroups) {
     public static final Path DEFAULT_FILE = Path.of("/etc/runaway/guard.conf");
 
-    public static final GuardPolicy DEFAULTS = new GuardPolicy(5, Duration.ofSeconds(10), Duration.ofSeconds(10),
+    public static final GuardPolicy DEFAULTS = new GuardPolicy(5, 30, Duration.ofSeconds(10), Duration.ofSeconds(10),
             Duration.ofMinutes(5), Duration.ofSeconds(10), 100, Set.of(), List.of(), Set.of(), Optional.empty(), true, List.of());
 
     /** A line of the file that is not a setting of ours, with its number. */
@@ -86,6 +88,9 @@ public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration
             try {
                 g = switch (key) {
                     case "recursion-depth" -> g.with(positive(value), null, null, null, null, -1);
+                    case "deep-recursion-depth" -> new GuardPolicy(g.recursionDepth, positive(value), g.recursionWindow, g.atCapFor,
+                            g.exhaustionWithin, g.exhaustionFor, g.minTasks, g.allowKeys, g.allowCgroups, g.allowUsers, g.killAfter,
+                            g.notifyOwner, g.watchCgroups);
                     case "recursion-window" -> g.with(-1, duration(value), null, null, null, -1);
                     case "at-cap-for" -> g.with(-1, null, duration(value), null, null, -1);
                     case "exhaustion-within" -> g.with(-1, null, null, duration(value), null, -1);
@@ -109,10 +114,10 @@ public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration
                         users.add(uid(value));
                         yield g;
                     }
-                    case "kill-after" -> new GuardPolicy(g.recursionDepth, g.recursionWindow, g.atCapFor, g.exhaustionWithin,
+                    case "kill-after" -> new GuardPolicy(g.recursionDepth, g.deepRecursionDepth, g.recursionWindow, g.atCapFor, g.exhaustionWithin,
                             g.exhaustionFor, g.minTasks, g.allowKeys, g.allowCgroups, g.allowUsers,
                             value.equals("off") ? Optional.empty() : Optional.of(duration(value)), g.notifyOwner, g.watchCgroups);
-                    case "notify" -> new GuardPolicy(g.recursionDepth, g.recursionWindow, g.atCapFor, g.exhaustionWithin,
+                    case "notify" -> new GuardPolicy(g.recursionDepth, g.deepRecursionDepth, g.recursionWindow, g.atCapFor, g.exhaustionWithin,
                             g.exhaustionFor, g.minTasks, g.allowKeys, g.allowCgroups, g.allowUsers, g.killAfter, yesNo(value), g.watchCgroups);
                     default -> throw new Invalid("no setting '" + key + "'");
                 };
@@ -120,12 +125,12 @@ public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration
                 throw new Invalid("line " + n + ": " + e.getMessage());
             }
         }
-        return new GuardPolicy(g.recursionDepth, g.recursionWindow, g.atCapFor, g.exhaustionWithin, g.exhaustionFor, g.minTasks,
+        return new GuardPolicy(g.recursionDepth, g.deepRecursionDepth, g.recursionWindow, g.atCapFor, g.exhaustionWithin, g.exhaustionFor, g.minTasks,
                 Set.copyOf(keys), List.copyOf(cgroups), Set.copyOf(users), g.killAfter, g.notifyOwner, List.copyOf(watched));
     }
 
     private GuardPolicy with(int depth, Duration window, Duration atCap, Duration within, Duration forLong, int min) {
-        return new GuardPolicy(depth < 0 ? recursionDepth : depth, window == null ? recursionWindow : window,
+        return new GuardPolicy(depth < 0 ? recursionDepth : depth, deepRecursionDepth, window == null ? recursionWindow : window,
                 atCap == null ? atCapFor : atCap, within == null ? exhaustionWithin : within,
                 forLong == null ? exhaustionFor : forLong, min < 0 ? minTasks : min, allowKeys, allowCgroups, allowUsers,
                 killAfter, notifyOwner, watchCgroups);
@@ -133,7 +138,7 @@ public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration
 
     /** The same policy, holding only groups in these cgroups (tests: only their own sandboxes). */
     public GuardPolicy watchingOnly(List<String> cgroups) {
-        return new GuardPolicy(recursionDepth, recursionWindow, atCapFor, exhaustionWithin, exhaustionFor, minTasks, allowKeys,
+        return new GuardPolicy(recursionDepth, deepRecursionDepth, recursionWindow, atCapFor, exhaustionWithin, exhaustionFor, minTasks, allowKeys,
                 allowCgroups, allowUsers, killAfter, notifyOwner, List.copyOf(cgroups));
     }
 
@@ -153,7 +158,8 @@ public record GuardPolicy(int recursionDepth, Duration recursionWindow, Duration
     /** The policy in words, one rule a line (for {@code --dry-run} and {@code --status}). */
     public List<String> describe() {
         List<String> out = new ArrayList<>();
-        out.add("hold a group whose command recurs more than " + recursionDepth + " times along one line and deepened in the last "
+        out.add("hold a group whose command recurs with the same arguments and directory more than " + recursionDepth
+                + " times along one line, or with any more than " + deepRecursionDepth + ", and deepened in the last "
                 + recursionWindow.toSeconds() + " s");
         out.add("hold a group of " + minTasks + "+ tasks refused at its cap for " + atCapFor.toSeconds() + " s");
         out.add("hold a group of " + minTasks + "+ tasks that exhausts memory, pid_max, threads-max or its cap within "

@@ -32,6 +32,7 @@ public final class Watch {
 
     private static final class Seen {
         int repeats = -1; // not seen yet: a line found deep at first sight has not been seen deepening
+        int identical = -1;
         double deepenedAt = Double.NEGATIVE_INFINITY;
         double atCapSince = Double.NaN, atCapLast = Double.NaN;
         double exhaustingSince = Double.NaN, exhaustingLast = Double.NaN;
@@ -66,8 +67,9 @@ public final class Watch {
         for (Group g : snapshot.groups()) {
             present.add(g.command());
             Seen s = seen.computeIfAbsent(g.command(), k -> new Seen());
-            if (s.repeats >= 0 && g.repeats() > s.repeats) s.deepenedAt = now;
+            if (s.repeats >= 0 && (g.repeats() > s.repeats || g.identicalRepeats() > s.identical)) s.deepenedAt = now;
             s.repeats = g.repeats();
+            s.identical = g.identicalRepeats();
             boolean atCap = g.atCap();
             if (atCap) {
                 if (Double.isNaN(s.atCapSince) || now - s.atCapLast > GRACE_SECONDS) s.atCapSince = now;
@@ -80,9 +82,15 @@ public final class Watch {
             }
             if (neverHeld(g)) continue;
             int before = out.size();
-            if (g.recursive() && g.repeats() > policy.recursionDepth() && now - s.deepenedAt <= policy.recursionWindow().toSeconds()) {
+            boolean deepening = now - s.deepenedAt <= policy.recursionWindow().toSeconds();
+            if (g.recursive() && deepening && g.identicalRepeats() > policy.recursionDepth()) {
+                out.add(new Verdict(g, GuardRule.GROWING_RECURSION, "its command recurs " + g.identicalRepeats()
+                        + " times along one line with the same arguments and directory (" + String.join(", ", g.cycle())
+                        + ") and is still deepening (policy: more than " + policy.recursionDepth() + ")"));
+            } else if (g.recursive() && deepening && g.repeats() > policy.deepRecursionDepth()) {
                 out.add(new Verdict(g, GuardRule.GROWING_RECURSION, "its command recurs " + g.repeats() + " times along one line ("
-                        + String.join(", ", g.cycle()) + ") and is still deepening (policy: more than " + policy.recursionDepth() + ")"));
+                        + String.join(", ", g.cycle()) + "), deeper than builds go, and is still deepening (policy: more than "
+                        + policy.deepRecursionDepth() + ")"));
             } else if (g.tasks() >= policy.minTasks() && atCap && now - s.atCapSince >= policy.atCapFor().toSeconds()) {
                 out.add(new Verdict(g, GuardRule.AT_CAP, "at its cap" + g.cap().map(c -> " (" + c.limit() + " " + c.value() + ")").orElse("")
                         + " with forks refused for " + Math.round(now - s.atCapSince) + " s (policy: " + policy.atCapFor().toSeconds() + " s)"));

@@ -14,6 +14,13 @@ import java.util.Optional;
  * CAP_NET_ADMIN; without it {@link #open()} is empty and scans list /proc as before. When the
  * socket's buffer overflowed (a fork storm outran the reader), the events are incomplete:
  * {@link #drain} says so and the caller lists /proc again.
+ *
+ * <p>The kernel reports these events with the pids of the initial pid namespace, and ignores a
+ * listen request from any other (a container's, a systemd-nspawn guest's); yet a socket there
+ * still receives them whenever something on the host listens, naming the host's pids. Followed,
+ * they made a guard in a guest read the wrong processes and miss its own new ones (issue 39: the
+ * linear drill held only at its cap of 400 levels, past a tenth of the machine). So the events
+ * are taken only once they named a thread this process started by the ids it has here.
  */
 public final class ProcEvents implements AutoCloseable, EventFeed {
     private static final int PROC_EVENT_FORK = 0x1;
@@ -53,7 +60,74 @@ public final class ProcEvents implements AutoCloseable, EventFeed {
 
     /** Subscribes to the machine's process events, or empty when not allowed (no CAP_NET_ADMIN). */
     public static Optional<ProcEvents> open() {
-        return ProcConnector.open(RECEIVE_BUFFER, MESSAGE_BYTES).map(ProcEvents::new);
+        Optional<ProcEvents> events = ProcConnector.open(RECEIVE_BUFFER, MESSAGE_BYTES).map(ProcEvents::new);
+        if (events.isPresent() && !events.get().namesOurOwnThread()) {
+            events.get().close();
+            return Optional.empty();
+        }
+        return events;
+    }
+
+    /** How long a listener waits for its own thread's event before it gives the events up. */
+    private static final long OWN_EVENT_WAIT_NANOS = 1_000_000_000L;
+
+    /**
+     * Starts a thread and waits for its fork event: true when one names this process and that
+     * thread by the ids they have in this pid namespace (the kernel sends it before the thread
+     * runs, so in the initial namespace it is there at once). What is read meanwhile is dropped:
+     * nobody follows these events yet.
+     */
+    private boolean namesOurOwnThread() {
+        int self = (int) ProcessHandle.current().pid();
+        int[] tid = {-1};
+        Thread probe = new Thread(() -> tid[0] = threadId(), "runaway-events-check");
+        probe.start();
+        try {
+            probe.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        if (tid[0] < 0) return false;
+        long deadline = System.nanoTime() + OWN_EVENT_WAIT_NANOS;
+        while (System.nanoTime() < deadline) {
+            int got = connector.receive(bytes);
+            if (got == ProcConnector.OVERFLOWED) continue;
+            if (got > 0 && namesThread(got, self, tid[0])) return true;
+            if (got <= 0) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether the buffer holds the fork event of thread TID of process SELF. */
+    private boolean namesThread(int length, int self, int tid) {
+        for (int at = 0; at + EVENT_DATA + 16 <= length; ) {
+            int messageLength = buffer.getInt(at);
+            if (messageLength < NLMSG_HDR) return false;
+            int data = at + EVENT_DATA;
+            // A thread's "parent" in the event is its process's parent: only the child's ids say whose it is.
+            if (buffer.getInt(at + NLMSG_HDR + CN_MSG) == PROC_EVENT_FORK && buffer.getInt(data + 8) == tid
+                    && buffer.getInt(data + 12) == self) return true;
+            at += (messageLength + 3) & ~3;
+        }
+        return false;
+    }
+
+    /** The calling thread's id in this pid namespace (/proc/thread-self names it), or -1. */
+    private static int threadId() {
+        try {
+            String link = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/thread-self")).toString();
+            return Integer.parseInt(link.substring(link.lastIndexOf('/') + 1));
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /**

@@ -144,11 +144,16 @@ class GuardDrillTest {
         return Files.readString(CgroupLayout.detect().unified().orElseThrow().resolve(cgroup.substring(1)).resolve(file)).trim();
     }
 
-    /** The first snapshot in which the group crossed the recursion line (more than 5 along one line), by the scan's clock. */
+    /**
+     * The first snapshot in which the group crossed the recursion line (one invocation more than 5
+     * times along one line, or the key more than 30), by the scan's clock.
+     */
     private Optional<Long> crossed(String key) {
+        GuardPolicy p = GuardPolicy.DEFAULTS;
         for (Snapshot s : seen) {
             for (Group g : s.groups()) {
-                if (g.command().equals(key) && g.recursive() && g.repeats() > GuardPolicy.DEFAULTS.recursionDepth()) return Optional.of(s.monotonicNanos());
+                if (g.command().equals(key) && g.recursive()
+                        && (g.identicalRepeats() > p.recursionDepth() || g.repeats() > p.deepRecursionDepth())) return Optional.of(s.monotonicNanos());
             }
         }
         return Optional.empty();

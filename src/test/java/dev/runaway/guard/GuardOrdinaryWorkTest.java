@@ -38,12 +38,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * this repository's C programs, compiled again and again), a burst of 2,000 short-lived {@code
  * /bin/true} processes and a run of this repository's unit tests (Maven and its forked JVM) are
  * never held; then a guard of the same policy holds the recursive drill (the control: the policy does see a runaway).
- * Then the deep and wide work users run beside it: a kernel-style recursive make nine levels deep
- * (make[8], each level compiling before it descends, as Makefile.build does), a browser-like pool
- * of 150 children replaced continuously, and {@code xargs -P 64} over 3,000 short jobs, all at once:
- * nothing held; the seed shapes as controls: the linear drill (the second incident's loop, ~16 MiB
- * a level) held before it uses a tenth of the machine's memory, the orphans drill (the first
- * incident's chains parented to init) held before 1,000 processes.
+ * Then the deep and wide work users run beside it, each under its own guard: a kernel-style
+ * recursive make nine levels deep (make[8], each level compiling before it descends), nested
+ * {@code npm run} nine packages deep, {@code git submodule foreach --recursive} over submodules
+ * seven deep, and a browser-like pool of 150 children replaced continuously beside {@code xargs -P
+ * 64} over 3,000 short jobs: nothing held. The seed shapes as controls: the recursive and linear
+ * drills (the second incident's loop) held before they use a tenth of the machine's memory, the
+ * orphans drill (the first incident's chains parented to init) before 1,000 processes.
  */
 @Tag("process")
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -109,7 +110,7 @@ class GuardOrdinaryWorkTest {
     }
 
     @Test
-    void aBrowserLikePoolAndXargsOverThousandsOfJobsAreNeverHeldAndTheSeedShapesAre(@TempDir Path dir) throws Exception {
+    void aBrowserLikePoolAndXargsOverThousandsOfJobsAreNeverHeld(@TempDir Path dir) throws Exception {
         assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "the guard holds as root");
         List<HeldGroup> held = heldWhile(dir, "test-guard-wide-work", (work, journal, everHeld) -> {
             // A browser: one parent keeping 150 children, each replaced as it exits, for 20 s.
@@ -127,53 +128,170 @@ class GuardOrdinaryWorkTest {
             assertThat(xargs.exitValue()).as(Files.readString(dir.resolve("xargs.log"))).isZero();
         });
         assertThat(held).isEmpty();
+    }
 
-        // The controls: the same policy on the seed shapes, each in its own drill.
+    /**
+     * The seed shapes, each in a drill of its own under a guard of the packaged defaults: the
+     * second incident's loop as the recursive drill (deploy.sh runs the tests, a test runs
+     * deploy.sh: the same words in the same directory at every level) and as the linear drill
+     * (one chain, ~16 MiB a level, a counter among its arguments: only its depth tells it), each
+     * held before it uses a tenth of the machine's memory; the first incident's orphan chains
+     * (parented to init, a counter among their arguments) held before 1,000 processes. Prints
+     * each one's time from its start to its hold and its size then.
+     */
+    @Test
+    void theSeedShapesAreHeldEarly(@TempDir Path dir) throws Exception {
+        assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "the guard holds as root");
         long tenthOfMemory = memTotalBytes() / 10;
         String before = System.getProperty("runaway.guard.dir");
         System.setProperty("runaway.guard.dir", dir.resolve("control-guard").toString());
         try (LiveAnalysis live = LiveAnalysis.live().start()) {
             live.awaitLatest();
-            try (Drill drill = Drills.start(Scenario.LINEAR, 400, Duration.ofMinutes(2), false)) {
-                HeldGroup first = firstHold(live, drill, Duration.ofSeconds(60));
-                long pss = pssBytes(drill.sandbox().memberPids());
-                assertThat(first.key()).contains("runaway-drill-worker");
-                assertThat(pss).as("the linear drill's memory at its hold (%s processes, %s)", first.processes(), first.why())
-                        .isLessThan(tenthOfMemory);
-            }
-            try (Drill drill = Drills.start(Scenario.ORPHANS, 600, Duration.ofMinutes(2), false)) {
-                HeldGroup first = firstHold(live, drill, Duration.ofSeconds(90));
-                assertThat(first.processes()).as(first.why()).isLessThan(1000);
-            }
+            Control recursive = control(live, Scenario.RECURSIVE, 200, Duration.ofSeconds(60));
+            assertThat(recursive.held().key()).contains("deploy.sh");
+            assertThat(recursive.pss()).as(recursive.toString()).isLessThan(tenthOfMemory);
+            Control linear = control(live, Scenario.LINEAR, 400, Duration.ofSeconds(60));
+            assertThat(linear.held().key()).contains("runaway-drill-worker");
+            assertThat(linear.pss()).as(linear.toString()).isLessThan(tenthOfMemory);
+            Control orphans = control(live, Scenario.ORPHANS, 600, Duration.ofSeconds(90));
+            assertThat(orphans.tasks()).as(orphans.toString()).isLessThan(1000);
         } finally {
             if (before == null) System.clearProperty("runaway.guard.dir");
             else System.setProperty("runaway.guard.dir", before);
         }
     }
 
+    /** A seed shape's hold: when, how big (its sandbox's processes and their Pss just after the hold froze it), and why. */
+    private record Control(Scenario scenario, HeldGroup held, double seconds, int tasks, long pss) {
+        @Override
+        public String toString() {
+            return String.format("%s drill held %.1f s after its start, at %d processes and %d MiB (Pss): %s", scenario.key(), seconds,
+                    tasks, pss >> 20, held.why());
+        }
+    }
+
+    private static Control control(LiveAnalysis live, Scenario scenario, int maxTasks, Duration within) throws Exception {
+        java.time.Instant started = java.time.Instant.now();
+        try (Drill drill = Drills.start(scenario, maxTasks, Duration.ofMinutes(2), false)) {
+            HeldGroup first = firstHold(live, drill, within);
+            double seconds = Duration.between(started, first.since()).toMillis() / 1e3;
+            Set<Integer> members = drill.sandbox().memberPids();
+            Control c = new Control(scenario, first, seconds, members.size(), pssBytes(members));
+            System.out.println("GuardOrdinaryWorkTest control: " + c);
+            return c;
+        }
+    }
+
     /**
-     * A kernel build's recursion: make inside make for every directory level, nine deep (make[8]).
-     * Disabled: the guard of today holds it (measured: "HELD /usr/bin/make (8 processes): its command
-     * recurs 6 times along one line (/usr/bin/make, /usr/bin/make) and is still deepening", 2.5 s
-     * in), the false hold issue 39 asks to end; the guard's change (Guard, Watch) is another
-     * branch's. Enable it with that change.
+     * A kernel build's recursion: make inside make for every directory level, nine deep (make[8]),
+     * each level a real make exec'd by the one above with the same words ({@code $(MAKE) -C sub}) in
+     * another directory. Held by the guard before issue 39 ("its command recurs 6 times along one
+     * line (/usr/bin/make, /usr/bin/make) and is still deepening", 2.5 s in).
      */
-    @org.junit.jupiter.api.Disabled("the guard holds a recursive make at 6 levels today (issue 39): enable with the guard's fix")
     @Test
     void aKernelStyleRecursiveMakeNineLevelsDeepIsNeverHeld(@TempDir Path dir) throws Exception {
         assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "the guard holds as root");
         Path tree = kernelStyleTree(dir.resolve("tree"), 9);
-        List<HeldGroup> held = heldWhile(dir, "test-guard-deep-make", (work, journal, everHeld) -> {
-            Process make = work.start(new ProcessBuilder("make", "-C", tree.toString()).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("make.log").toFile()));
-            // A held make never ends: wait for its end or a hold, whichever comes first.
-            await().atMost(Duration.ofSeconds(240)).until(() -> !make.isAlive() || !everHeld.isEmpty());
-            assertThat(everHeld).as("no false hold of the deep make: " + journal).isEmpty();
-            String made = Files.readString(dir.resolve("make.log"));
-            assertThat(make.exitValue()).as(made).isZero();
-            assertThat(made).as("the make went nine levels deep").contains("make[8]: Entering directory");
+        neverHeld(dir, "test-guard-deep-make", new ProcessBuilder("make", "-C", tree.toString()), "make[8]: Entering directory");
+    }
+
+    /**
+     * A monorepo's task runner: {@code npm run build} in a package whose build runs {@code npm run
+     * build} in its sub-package, nine packages deep (npm, then sh, then npm at every level, the same
+     * words in another directory); each level waits a moment, so the line stands nine deep for
+     * seconds.
+     */
+    @Test
+    void nestedNpmRunNinePackagesDeepIsNeverHeld(@TempDir Path dir) throws Exception {
+        assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "the guard holds as root");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/npm")), "npm is installed");
+        Path top = nestedPackages(dir.resolve("repo"), 9);
+        ProcessBuilder npm = new ProcessBuilder("npm", "run", "build").directory(top.toFile());
+        npm.environment().put("npm_config_cache", dir.resolve("npm-cache").toString());
+        npm.environment().put("npm_config_update_notifier", "false");
+        neverHeld(dir, "test-guard-npm-run", npm, "package level 9");
+    }
+
+    /**
+     * {@code git submodule foreach --recursive} over a real tree of nested submodules, seven deep
+     * (each a git repository with the next as its submodule, cloned with {@code --recurse-submodules}):
+     * git runs the command and then itself again in each submodule, the line standing seven
+     * submodules deep while the command waits.
+     */
+    @Test
+    void gitSubmoduleForeachRecursiveOverANestedTreeIsNeverHeld(@TempDir Path dir) throws Exception {
+        assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "the guard holds as root");
+        Path clone = nestedSubmodules(dir, 7);
+        neverHeld(dir, "test-guard-submodules", git(clone, "submodule", "foreach", "--recursive", "sleep 0.4; git rev-parse --short HEAD"),
+                "Entering 'm/m/m/m/m/m/m'");
+    }
+
+    /**
+     * Runs WORK to its end in a sandbox of its own under a guard of the packaged defaults: never
+     * held, it ends with 0, and its output shows it went as deep as meant (DEEPEST).
+     */
+    private static void neverHeld(Path dir, String sandboxName, ProcessBuilder work, String deepest) throws Exception {
+        Path log = dir.resolve(sandboxName + ".log");
+        List<HeldGroup> held = heldWhile(dir, sandboxName, (box, journal, everHeld) -> {
+            Process p = box.start(work.redirectErrorStream(true).redirectOutput(log.toFile()));
+            // A held process never ends: wait for its end or a hold, whichever comes first.
+            await().atMost(Duration.ofSeconds(240)).until(() -> !p.isAlive() || !everHeld.isEmpty());
+            assertThat(everHeld).as("no false hold of " + String.join(" ", work.command()) + ": " + journal).isEmpty();
+            String out = Files.readString(log);
+            assertThat(p.exitValue()).as(out).isZero();
+            assertThat(out).as("it went as deep as meant").contains(deepest);
         });
         assertThat(held).isEmpty();
+    }
+
+    /** Packages LEVELS deep, each one's build printing its level, then running its sub-package's build. */
+    private static Path nestedPackages(Path at, int levels) throws IOException {
+        Path pkg = at;
+        for (int i = 1; i <= levels; i++) {
+            Files.createDirectories(pkg);
+            String build = "echo package level " + i + " && sleep 0.4" + (i < levels ? " && cd sub && npm run build" : "");
+            Files.writeString(pkg.resolve("package.json"), "{\"name\": \"level-" + i + "\", \"version\": \"1.0.0\", \"private\": true, "
+                    + "\"scripts\": {\"build\": \"" + build + "\"}}\n");
+            pkg = pkg.resolve("sub");
+        }
+        return at;
+    }
+
+    /**
+     * Repositories r0..rLEVELS, each (but the last) with the next as its submodule at {@code m},
+     * committed; then a clone of r0 with every submodule checked out, LEVELS deep.
+     */
+    private static Path nestedSubmodules(Path dir, int levels) throws Exception {
+        for (int i = levels; i >= 0; i--) {
+            Path repo = dir.resolve("r" + i);
+            Files.createDirectories(repo);
+            run(git(repo, "init", "-q", "-b", "main"));
+            Files.writeString(repo.resolve("README"), "level " + i + "\n");
+            run(git(repo, "add", "README"));
+            if (i < levels) run(git(repo, "submodule", "add", "-q", dir.resolve("r" + (i + 1)).toString(), "m"));
+            run(git(repo, "commit", "-q", "-m", "level " + i));
+        }
+        Path clone = dir.resolve("clone");
+        run(git(dir, "clone", "-q", "--recurse-submodules", dir.resolve("r0").toString(), clone.toString()));
+        return clone;
+    }
+
+    /** git in DIR, as a test's own: its identity given, local submodules allowed (git 2.38.1 refuses file:// by default). */
+    private static ProcessBuilder git(Path in, String... args) {
+        List<String> command = new ArrayList<>(List.of("git", "-c", "protocol.file.allow=always", "-c", "user.name=test", "-c",
+                "user.email=test@example.invalid", "-c", "init.defaultBranch=main"));
+        command.addAll(List.of(args));
+        ProcessBuilder b = new ProcessBuilder(command).directory(in.toFile());
+        b.environment().put("GIT_CONFIG_GLOBAL", "/dev/null");
+        b.environment().put("GIT_CONFIG_NOSYSTEM", "1");
+        return b;
+    }
+
+    private static void run(ProcessBuilder b) throws Exception {
+        Process p = b.redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(String.join(" ", b.command()) + ": " + out).isZero();
     }
 
     /** Work started in a sandbox the test owns, with the guard watching only that sandbox. */

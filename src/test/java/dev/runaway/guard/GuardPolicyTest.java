@@ -20,6 +20,8 @@ class GuardPolicyTest {
         GuardPolicy p = GuardPolicy.parse(List.of("# ours", "recursion-depth = 8", "at-cap-for = 30s  # slower", "",
                 "allow-key = /usr/bin/make", "allow-cgroup = /system.slice/ci.service", "allow-user = 0", "kill-after = 30m", "notify = no"));
         assertThat(p.recursionDepth()).isEqualTo(8);
+        assertThat(p.deepRecursionDepth()).isEqualTo(GuardPolicy.DEFAULTS.deepRecursionDepth());
+        assertThat(GuardPolicy.parse(List.of("deep-recursion-depth = 40", "recursion-depth = 4")).deepRecursionDepth()).isEqualTo(40);
         assertThat(p.atCapFor()).isEqualTo(Duration.ofSeconds(30));
         assertThat(p.exhaustionWithin()).isEqualTo(GuardPolicy.DEFAULTS.exhaustionWithin());
         assertThat(p.killAfter()).hasValue(Duration.ofMinutes(30));

@@ -40,6 +40,24 @@ class WatchTest {
     }
 
     @Test
+    void aBuildDescendingWithOtherWordsOrDirectoriesIsHeldOnlyDeeperThanBuildsGo() {
+        // make -C sub at every level, each in another directory: the key recurs, the invocation does not.
+        for (int depth = 2; depth <= 30; depth++) {
+            assertThat(at(depth * 0.2, group("/usr/bin/make", depth, true, depth, false, OptionalDouble.empty()).withIdenticalRepeats(2)))
+                    .as("make[%d]", depth - 1).isEmpty();
+        }
+        assertThat(at(6.2, group("/usr/bin/make", 31, true, 31, false, OptionalDouble.empty()).withIdenticalRepeats(2)))
+                .singleElement().satisfies(v -> assertThat(v.why()).contains("31 times", "deeper than builds go"));
+    }
+
+    @Test
+    void theSameInvocationRecurringIsHeldPastTheRecursionDepth() {
+        assertThat(at(0, group("/d/deploy.sh", 10, true, 5, false, OptionalDouble.empty()))).isEmpty();
+        assertThat(at(0.2, group("/d/deploy.sh", 12, true, 6, false, OptionalDouble.empty()))).singleElement()
+                .satisfies(v -> assertThat(v.why()).contains("6 times along one line with the same arguments and directory"));
+    }
+
+    @Test
     void aDeepTreeFoundAtFirstSightIsNotDeepening() {
         // bench metrics: 50,000 sleepers forked as a balanced tree, 16 levels of one binary, there before the guard.
         assertThat(at(0, group("/x/runaway-drill-worker", 50_000, true, 16, false, OptionalDouble.empty()))).isEmpty();

@@ -115,7 +115,8 @@ class ConsoleStateTest {
 
     @Test
     void theHeaderSaysTheWorstGroupAndWhatTheGuardHoldsLiveOnly() {
-        GroupPoint worst = new GroupPoint("/tmp/runaway-drill-cap/worker", 599, 600L << 20, "steady", 0, 0, Double.NaN, "",
+        GroupPoint worst = new GroupPoint("/tmp/runaway-drill-cap/worker", 599, 600L << 20,
+                new dev.runaway.analysis.GrowthFit(dev.runaway.analysis.GrowthShape.STEADY, 0, 0), 0, java.util.OptionalDouble.empty(), "",
                 1, 3, true, false, List.of(), 1, 600, true,
                 Optional.of(new dev.runaway.analysis.GroupCap("pids.max", 600)), 1234, "/sbx", false);
         PulsePoint pulse = new PulsePoint(1, Instant.EPOCH, 2000, 1000, 3, 8L << 30, 6L << 30, 0, 0, 0.0, 0, 32768);
