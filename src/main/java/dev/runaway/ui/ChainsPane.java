@@ -37,6 +37,8 @@ final class ChainsPane {
     final TextField filter = new TextField();
     final Button stopButton = new Button("STOP…");
     final Label orderCue = new Label();
+    /** Whether the cue now shows the re-sort flash's words (cleared when the flash ends), not the held order's. */
+    private boolean cueShowsResort;
     final VBox node;
     private final ConsoleState state;
 
@@ -119,6 +121,7 @@ final class ChainsPane {
         // A column sort re-sorts only when the rows may move, like the severity order.
         if (!table.view.getSortOrder().isEmpty() && !tree.order.held(System.nanoTime())) table.view.sort();
         orderCue.setText(placed.pending() ? "order held while you point or type: rows re-sort when you leave the table" : "");
+        cueShowsResort = false;
         if (placed.moved()) cueMoved();
         restoreSelection();
         openOnTheRunaway(drill, groups);
@@ -147,10 +150,12 @@ final class ChainsPane {
     private void cueMoved() {
         table.view.getStyleClass().add("reordered");
         orderCue.setText("re-sorted: most severe first");
+        cueShowsResort = true;
         javafx.animation.PauseTransition end = new javafx.animation.PauseTransition(javafx.util.Duration.millis(900));
         end.setOnFinished(e -> {
             table.view.getStyleClass().remove("reordered");
-            if (orderCue.getText().startsWith("re-sorted")) orderCue.setText("");
+            if (cueShowsResort) orderCue.setText("");
+            cueShowsResort = false;
         });
         end.play();
     }
