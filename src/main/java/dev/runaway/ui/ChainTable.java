@@ -40,7 +40,7 @@ final class ChainTable {
         view.getStyleClass().add("chains");
         TreeTableColumn<ConsoleRow, ConsoleRow> command = column(GroupColumn.COMMAND, Comparator.comparing(ConsoleRow::name));
         command.setCellFactory(c -> new CommandCell());
-        command.setPrefWidth(330);
+        command.setPrefWidth(290);
         command.setMinWidth(180);
         view.getColumns().add(command);
         view.setTreeColumn(command);
@@ -56,7 +56,19 @@ final class ChainTable {
             col.setMinWidth(c.title().length() * 9 + 22);
             view.getColumns().add(col);
         }
+        // Only whole columns: those that do not fit the pane's width wait until it widens.
+        view.widthProperty().addListener((o, was, now) -> fitColumns(now.doubleValue()));
     }
+
+    private void fitColumns(double width) {
+        var columns = view.getColumns();
+        int shown = dev.runaway.view.ColumnFit.shown(columns.stream().map(TreeTableColumn::getPrefWidth).toList(),
+                width - SCROLL_BAR);
+        for (int i = 0; i < columns.size(); i++) columns.get(i).setVisible(i < shown);
+    }
+
+    /** Room kept for the vertical scroll bar and the table's border. */
+    private static final double SCROLL_BAR = 20;
 
     /**
      * The columns after the command, in the table's order: what says a group is the runaway
@@ -129,6 +141,8 @@ final class ChainTable {
                     : row.name());
             String b = row.badge();
             badge.setText(b);
+            String why = row.badgeWhy();
+            badge.setTooltip(why.isEmpty() ? null : new javafx.scene.control.Tooltip(why));
             badge.setVisible(!b.isEmpty());
             badge.setManaged(!b.isEmpty());
             badge.getStyleClass().removeAll("badge-recursive", "badge-orphans", "badge-atcap", "badge-held");

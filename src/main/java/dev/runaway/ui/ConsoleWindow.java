@@ -182,7 +182,7 @@ public final class ConsoleWindow {
 
         SplitPane split = new SplitPane(chains.node, right);
         split.setOrientation(Orientation.HORIZONTAL);
-        split.setDividerPositions(0.58);
+        split.setDividerPositions(0.6);
         return split;
     }
 

@@ -103,13 +103,22 @@ public record ConsoleRow(Kind kind, String key, String name, List<String> cells,
     public String badge() {
         if (kind == Kind.GROUP) {
             dev.runaway.guard.HeldGroup h = GuardHolds.of(command);
-            if (h != null) return (h.dryRun() ? "WOULD HOLD (dry run): " : "HELD by the guard: ") + h.rule().name().toLowerCase(java.util.Locale.ROOT)
-                    .replace('_', ' ') + " (STOP takes it from there)";
+            if (h != null) return (h.dryRun() ? "WOULD HOLD: " : "HELD: ") + h.rule().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
         }
         if (atCap) return "AT CAP " + capText;
         if (!recursive) return parentedToInit && kind == Kind.GROUP ? "orphans (init)" : "";
         return "⟳ " + String.join(" → ", cycle.stream().map(HeaderFigures::shortCommand).toList())
                 + (repeats > 1 ? "  ×" + repeats + " along one line" : "");
+    }
+
+    /** The badge's words in full, for its tooltip: a hold's whose, why and what to do; else the badge itself. */
+    public String badgeWhy() {
+        if (kind == Kind.GROUP) {
+            dev.runaway.guard.HeldGroup h = GuardHolds.of(command);
+            if (h != null) return (h.dryRun() ? "The guard would hold this group (dry run): " : "Held by the guard: ")
+                    + h.rule().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ". STOP takes it from there.";
+        }
+        return badge();
     }
 
     /** The badge's style: held by the guard, at a cap, recursive, or orphans (as {@link #badge} chooses its words). */

@@ -280,7 +280,7 @@ class GuardDrillTest {
                 for (com.fasterxml.jackson.databind.JsonNode n : groups) if (n.get("command").asText().equals(key)) row = n;
                 assertThat(row).isNotNull();
                 assertThat(row.get("held").get("rule").asText()).isEqualTo("GROWING_RECURSION");
-                assertThat(dev.runaway.view.ConsoleRow.of(atHold).badge()).startsWith("HELD by the guard: growing recursion");
+                assertThat(dev.runaway.view.ConsoleRow.of(atHold).badge()).startsWith("HELD: growing recursion");
                 assertThat(dev.runaway.view.HeaderFigures.of(null, null, dev.runaway.view.GuardHolds.all()).held())
                         .as("the console's header counts it").hasValueSatisfying(f -> assertThat(f.text()).isEqualTo("1 HELD by the guard"));
 
