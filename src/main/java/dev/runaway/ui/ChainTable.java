@@ -124,10 +124,14 @@ final class ChainTable {
         private final Label name = new Label();
         private final Label badge = new Label();
         private final HBox box = new HBox(6, name, badge);
+        // One tooltip each per cell, its text set on update: cells are reused as rows scroll by.
+        private final javafx.scene.control.Tooltip nameTip = new javafx.scene.control.Tooltip();
+        private final javafx.scene.control.Tooltip badgeTip = new javafx.scene.control.Tooltip();
 
         CommandCell() {
             badge.getStyleClass().add("badge");
             name.setMinWidth(90); // the command is cut before it is gone ("…" alone said nothing)
+            name.setTooltip(nameTip);
         }
 
         @Override
@@ -139,10 +143,16 @@ final class ChainTable {
             }
             name.setText(row.kind() == ConsoleRow.Kind.CHAIN ? row.name() + "   " + row.cells().get(GroupColumn.COMMAND.ordinal())
                     : row.name());
+            nameTip.setText(name.getText());
+            // A group's command cut in the middle keeps a path's start and its program's name
+            // ("/tmp/ru…/deploy.sh"); a chain's line is cut at its end, after its pid.
+            name.setTextOverrun(row.kind() == ConsoleRow.Kind.CHAIN ? javafx.scene.control.OverrunStyle.ELLIPSIS
+                    : javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
             String b = row.badge();
             badge.setText(b);
             String why = row.badgeWhy();
-            badge.setTooltip(why.isEmpty() ? null : new javafx.scene.control.Tooltip(why));
+            badgeTip.setText(why);
+            badge.setTooltip(why.isEmpty() ? null : badgeTip);
             badge.setVisible(!b.isEmpty());
             badge.setManaged(!b.isEmpty());
             badge.getStyleClass().removeAll("badge-recursive", "badge-orphans", "badge-atcap", "badge-held");
