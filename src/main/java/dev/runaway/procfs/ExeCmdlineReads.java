@@ -124,6 +124,11 @@ final class ExeCmdlineReads {
         }, "runaway-cmdline"));
     }
 
+    /** Ends a reader made for one use (its threads); never the shared ones of {@link #of}. */
+    void close() {
+        threads.close();
+    }
+
     /** Threads alive (waiting or free). */
     int threads() {
         return threads.threads();

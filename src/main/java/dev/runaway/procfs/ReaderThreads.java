@@ -63,6 +63,9 @@ final class ReaderThreads<B> {
     private final java.util.List<Slot> slots = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ThreadLocal<Slot> mySlot = new ThreadLocal<>();
     private final ExecutorService starter;
+    /** Every reading thread this pool started, so a pool made for one use (a test's) can end them. */
+    private final java.util.List<Thread> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile boolean closed;
 
     /**
      * A reading thread's own record of the read it is in: when it began (0: in none) and what it
@@ -256,6 +259,7 @@ final class ReaderThreads<B> {
     }
 
     private boolean startThread() {
+        if (closed) return false;
         Thread t = new Thread(null, this::loop, name + "-" + threads.get(), STACK_BYTES);
         t.setDaemon(true);
         try {
@@ -264,7 +268,19 @@ final class ReaderThreads<B> {
             return false;
         }
         threads.incrementAndGet();
+        started.add(t);
         return true;
+    }
+
+    /**
+     * Ends the pool: no thread is started again, and each reading thread ends when its read
+     * returns (an idle one at once). The shared pools live as long as the JVM; only a pool made
+     * for one use is closed.
+     */
+    void close() {
+        closed = true;
+        starter.shutdownNow();
+        for (Thread t : started) t.interrupt();
     }
 
     private void loop() {

@@ -38,6 +38,7 @@ class CmdlineStallTest {
 
     private FakeProc proc;
     private ProcessTable table;
+    private ExeCmdlineReads reads;
     private final Set<Integer> waiting = ConcurrentHashMap.newKeySet();
     private final Set<Integer> execing = ConcurrentHashMap.newKeySet(); // their exe reads wait
     private final Map<Integer, List<String>> answerAfterWait = new ConcurrentHashMap<>(); // what a waiting read returns
@@ -49,7 +50,7 @@ class CmdlineStallTest {
         proc.nonProcessEntries();
         Path root = proc.root();
         // Each reading thread its own reader, as in the console; reads of the pids in `waiting` block.
-        ExeCmdlineReads reads = new ExeCmdlineReads(() -> {
+        reads = new ExeCmdlineReads(() -> {
             ProcReader reader = new ProcReader(root);
             return new ExeCmdlineReads.Reader() {
                 public String exe(int pid) {
@@ -82,6 +83,7 @@ class CmdlineStallTest {
     @AfterEach
     void endForks() {
         forksEnd.countDown();
+        reads.close(); // its reading threads end with this test
     }
 
     private static Map<Integer, ProcessSample> byPid(ScanSample scan) {

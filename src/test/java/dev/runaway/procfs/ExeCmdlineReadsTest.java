@@ -23,9 +23,18 @@ class ExeCmdlineReadsTest {
     private static final long STALL_MILLIS = 50;
     private final CountDownLatch release = new CountDownLatch(1);
 
+    /** The pools this test made: their threads end with it, not with the suite's JVM. */
+    private final List<ExeCmdlineReads> made = new ArrayList<>();
+
     @AfterEach
     void releaseWaitingReads() {
         release.countDown();
+        made.forEach(ExeCmdlineReads::close);
+    }
+
+    private ExeCmdlineReads made(ExeCmdlineReads reads) {
+        made.add(reads);
+        return reads;
     }
 
     /** A reader whose command-line reads of the pids {@code waits} names wait until the test releases them. */
@@ -46,7 +55,7 @@ class ExeCmdlineReadsTest {
                 return List.of("/opt/tool", "--n", Integer.toString(pid));
             }
         };
-        return new ExeCmdlineReads(() -> reader, "test-cmdline");
+        return made(new ExeCmdlineReads(() -> reader, "test-cmdline"));
     }
 
     private void awaitRelease() {
@@ -61,6 +70,18 @@ class ExeCmdlineReadsTest {
         List<ExeCmdlineReads.Request> out = new ArrayList<>();
         for (int pid = from; pid <= to; pid++) out.add(new ExeCmdlineReads.Request(pid, 1000L + pid));
         return out;
+    }
+
+    @Test
+    void aClosedPoolEndsItsThreadsEvenOneWaitingInARead() {
+        ExeCmdlineReads reads = reads(pid -> pid == 7);
+        reads.read(requests(1, 20), STALL_MILLIS, new ConcurrentLinkedQueue<>());
+        assertThat(reads.threads()).isPositive();
+
+        reads.close();
+        release.countDown(); // the waiting read returns; its thread then ends instead of taking more
+
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> reads.threads() == 0);
     }
 
     @Test
@@ -142,13 +163,13 @@ class ExeCmdlineReadsTest {
                 return List.of("/opt/tool");
             }
         };
-        ExeCmdlineReads reads = new ExeCmdlineReads(() -> reader, "test-slow-start", System::nanoTime, () -> {
+        ExeCmdlineReads reads = made(new ExeCmdlineReads(() -> reader, "test-slow-start", System::nanoTime, () -> {
             try {
                 started.await(); // as a new thread waits for a CPU: until the first batch is over
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        });
+        }));
         Queue<ExeCmdlineReads.Late> late = new ConcurrentLinkedQueue<>();
         long t0 = System.nanoTime();
 
@@ -194,7 +215,7 @@ class ExeCmdlineReadsTest {
                 return List.of("/opt/tool");
             }
         };
-        ExeCmdlineReads reads = new ExeCmdlineReads(() -> reader, "test-pause", clock, () -> { });
+        ExeCmdlineReads reads = made(new ExeCmdlineReads(() -> reader, "test-pause", clock, () -> { }));
 
         ExeCmdlineReads.Result r = reads.read(requests(1, 500), STALL_MILLIS, new ConcurrentLinkedQueue<>());
 
