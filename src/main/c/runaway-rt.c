@@ -792,6 +792,27 @@ static int wait_frozen(const char *dir) {
     return -1;
 }
 
+/*
+ * After its kill, until DIR's cgroup.events says "populated 0", within EMPTY_WAIT_NANOS: the JVM
+ * is started only then. Started at once, its start-up (class loading, its compilers, ~1.5 CPU-s
+ * on 2 cores) took the CPUs from the kernel's exit work: at 5,000 pressing tasks the cgroup took
+ * 2.7 times as long to empty after this kill as after the same kill with nothing starting beside
+ * it. Past the wait the JVM starts anyway: it confirms zero, or kills what is left by pid.
+ */
+#define EMPTY_WAIT_NANOS (30 * 1000000000LL)
+
+static void wait_empty(const char *dir) {
+    char path[PATH_MAX], text[512];
+    if (join(path, sizeof path, dir, "cgroup.events") < 0) return;
+    long long deadline = now_nanos(CLOCK_MONOTONIC) + EMPTY_WAIT_NANOS;
+    struct timespec tick = { 0, 1000000 };
+    do {
+        if (read_small(path, text, sizeof text) < 0 || strstr(text, "populated 0")) return;
+        nanosleep(&tick, NULL);
+    } while (now_nanos(CLOCK_MONOTONIC) < deadline);
+    fprintf(stderr, "runaway: %s still held processes %lld s after the kill; the JVM takes over\n", dir, EMPTY_WAIT_NANOS / 1000000000LL);
+}
+
 /* 1 when /proc/PID is gone (the process holds no slot and no kill reaches it). */
 static int gone(int pid) {
     char path[40];
@@ -883,6 +904,9 @@ static int rt_kill(const struct confirmed *c, struct lever *l, const char *progr
         set_time("RUNAWAY_FIRST_LEVER_KILLED_AT");
         phase(l, "kill");
         fprintf(stderr, "runaway: killed %s (%zu processes, each the stop's by its selector)\n", l->dir, members.n);
+        wait_empty(l->dir);
+        set_time("RUNAWAY_FIRST_LEVER_EMPTY_AT");
+        phase(l, "emptied");
     }
     free(members.at);
     return result;
@@ -933,17 +957,27 @@ int main(int argc, char **argv) {
         }
         argv[0] = (char *)RUNAWAY_APP;
         program = argv;
+        const char *command = argc > 1 ? argv[1] : "";
         if (access(RUNAWAY_JAVA, X_OK) == 0 && access(RUNAWAY_ARGS, R_OK) == 0) {
             static char argfile[] = "@" RUNAWAY_ARGS;
-            program = calloc((size_t)argc + 2, sizeof *program);
+            /*
+             * The console and a scan compile with C1 alone: the console opened during a fire at
+             * 5,000 pressing tasks spent 3.8 of its 9.4 CPU-s before the runaway was named in its
+             * compilers (C2 2.7 s), and named it after 6.2 s instead of 9.7-10.4 s with C1 alone
+             * (docs/benchmarks.md, "The console opened on fire"); a one-shot scan likewise.
+             */
+            static char c1[] = "-XX:TieredStopAtLevel=1";
+            int quick = strcmp(command, "console") == 0 || strcmp(command, "scan") == 0;
+            program = calloc((size_t)argc + 3, sizeof *program);
             if (!program) program = argv;
             else {
-                program[0] = (char *)RUNAWAY_JAVA;
-                program[1] = argfile;
-                for (int i = 1; i < argc; i++) program[i + 1] = argv[i];
+                int at = 0;
+                program[at++] = (char *)RUNAWAY_JAVA;
+                if (quick) program[at++] = c1;
+                program[at++] = argfile;
+                for (int i = 1; i < argc; i++) program[at++] = argv[i];
             }
         }
-        const char *command = argc > 1 ? argv[1] : "";
         const char *realtime = getenv("RUNAWAY_REALTIME");
         int fast = (strcmp(command, "stop") == 0 || strcmp(command, "scan") == 0) && geteuid() == 0
                    && !(realtime && strcmp(realtime, "0") == 0);

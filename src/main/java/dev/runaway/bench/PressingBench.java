@@ -91,7 +91,8 @@ public final class PressingBench {
      * @param floor       their median: the reference every stop is set against
      * @param launcher    what the command line's stop and scan were started through
      */
-    public record Result(int pressing, List<Stop> stops, List<Listing> listings, List<Long> floorMillis, long floor, String launcher) {
+    public record Result(int pressing, List<Stop> stops, List<Listing> listings, List<Long> floorMillis, long floor, String launcher,
+                         List<ConsoleOnFire.Trial> consoleOpened) {
     }
 
     /**
@@ -104,8 +105,10 @@ public final class PressingBench {
      * trials and after them (the machine's floor moves between machines and over an hour: an
      * absolute time says little); asked for, it is also measured in each trial. FLOOR, one
      * {@code cgroup.kill} of N sleepers, is the kernel's exit work alone, without the fire.
+     * CONSOLE_OPENED starts {@code runaway console} from the launcher when the fire is already at
+     * its cap, and stops it by the window's keys ({@link ConsoleOnFire}; needs a display and xdotool).
      */
-    public enum Method { CLI, CLI_JVM_KILL, CONSOLE, NAIVE, CGROUP_KILL, FROZEN_KILL, LISTINGS, FLOOR }
+    public enum Method { CLI, CLI_JVM_KILL, CONSOLE, CONSOLE_OPENED, NAIVE, CGROUP_KILL, FROZEN_KILL, LISTINGS, FLOOR }
 
     private static final Path PROC = Path.of("/proc");
     /** A trial's drill and its tools' sandbox (the tools' lifetime is this, and the command line's limit, per trial). */
@@ -135,8 +138,9 @@ public final class PressingBench {
         this.trials = trials;
         this.cliLimit = cliLimit;
         this.shell = shell;
-        this.methods = methods.isEmpty() ? java.util.EnumSet.complementOf(java.util.EnumSet.of(Method.FLOOR))
-                : java.util.EnumSet.copyOf(methods);
+        java.util.Set<Method> all = java.util.EnumSet.complementOf(java.util.EnumSet.of(Method.FLOOR));
+        if (!hasDisplay()) all.remove(Method.CONSOLE_OPENED); // a window needs a display: said by the table, not failed
+        this.methods = methods.isEmpty() ? all : java.util.EnumSet.copyOf(methods);
         this.progress = progress;
     }
 
@@ -144,6 +148,7 @@ public final class PressingBench {
         List<Stop> stops = new ArrayList<>();
         List<Listing> listings = new ArrayList<>();
         List<Long> floors = new ArrayList<>();
+        List<ConsoleOnFire.Trial> opened = new ArrayList<>();
         boolean stopping = methods.stream().anyMatch(m -> m != Method.LISTINGS);
         progress.printf("the command line's stop and scan start through %s%n", launch.words());
         CleanPages.beforeFire(progress);
@@ -158,6 +163,7 @@ public final class PressingBench {
                 if (methods.contains(Method.CLI)) stops.add(guidedCli(tools, true));
                 if (methods.contains(Method.CLI_JVM_KILL)) stops.add(guidedCli(tools, false));
                 if (methods.contains(Method.CONSOLE)) stops.add(consolePath());
+                if (methods.contains(Method.CONSOLE_OPENED)) opened.add(consoleOpened(tools, t));
                 if (methods.contains(Method.NAIVE)) stops.add(naiveLoop());
                 if (methods.contains(Method.CGROUP_KILL)) {
                     Stop f = cgroupKill();
@@ -170,7 +176,7 @@ public final class PressingBench {
             if (stopping) floors.add(cgroupKill().millisToZero());
         }
         long floor = median(floors.stream().filter(f -> f > 0).toList());
-        return new Result(tasks, stops.stream().map(s -> s.against(floor)).toList(), listings, floors, floor, launch.words());
+        return new Result(tasks, stops.stream().map(s -> s.against(floor)).toList(), listings, floors, floor, launch.words(), opened);
     }
 
     private static long median(List<Long> values) {
@@ -181,7 +187,12 @@ public final class PressingBench {
     }
 
     private Drill pressingAtCap() throws Exception {
-        Drill drill = Drills.start(Scenario.PRESSING, tasks, LIFETIME, false);
+        return pressingAtCap(false);
+    }
+
+    /** @param ownSession the drill leads a session of its own, apart from the bench's (and Xvfb's): as on a desktop */
+    private Drill pressingAtCap(boolean ownSession) throws Exception {
+        Drill drill = Drills.start(Scenario.PRESSING, tasks, 0, LIFETIME, false, ownSession);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while ((drill.sandbox().taskCount() < tasks || drill.sandbox().failedForks() <= 0) && System.nanoTime() < deadline) {
             Thread.sleep(100);
@@ -243,13 +254,16 @@ public final class PressingBench {
                 JsonNode j = ended && text.contains("{") ? json.readTree(text.substring(text.indexOf('{'))) : null;
                 String errTail = tail(err, 3);
                 if (j != null && j.has("millisToGrowthStopped")) {
-                    Stop s = new Stop(method, tasks, j.get("millisToGrowthStopped").asLong(), j.path("timings").path("launcherToZero").asLong(-1),
-                            j.path("zeroConfirmed").asBoolean(), j.path("survivors").size(), watch.loadMax(), "the command's JSON", -1,
-                            "outside: growth stopped " + watch.millisToGrowthStopped() + " ms, the last fork refused "
-                            + watch.millisToPressureEnded() + " ms, zero " + watch.millisToZero()
-                            + " ms after the bench spawned it; " + phases(j, spawned));
-                    progress.printf("  growth stopped %,d ms, zero %,d ms (both from the launcher's start); %s%n", s.millisToGrowthStopped(),
-                            s.millisToZero(), s.note());
+                    // Zero as the floor's is measured: the cgroup seen empty from outside, here from the
+                    // user's decision (the spawn); the stop's own confirmation of it follows, in the note.
+                    Stop s = new Stop(method, tasks, j.get("millisToGrowthStopped").asLong(), watch.millisToZero(),
+                            j.path("zeroConfirmed").asBoolean(), j.path("survivors").size(), watch.loadMax(),
+                            "growth: the command's JSON; zero: outside, from the spawn", -1,
+                            "zero confirmed by the stop " + j.path("timings").path("launcherToZero").asLong(-1)
+                            + " ms after the launcher's start; outside: growth stopped " + watch.millisToGrowthStopped()
+                            + " ms, the last fork refused " + watch.millisToPressureEnded() + " ms; " + phases(j, spawned));
+                    progress.printf("  growth stopped %,d ms (from the launcher's start), zero %,d ms (the cgroup empty, from the spawn); %s%n",
+                            s.millisToGrowthStopped(), s.millisToZero(), s.note());
                     progress.flush();
                     return s;
                 }
@@ -288,6 +302,8 @@ public final class PressingBench {
         if (!early.isMissingNode()) b.append("; early freeze: ").append(early.path("result").asText()).append(' ').append(early.path("phaseMillis"));
         JsonNode first = j.path("plan").path("firstLever");
         if (!first.isMissingNode()) {
+            if (first.has("launcherToEmptied")) b.append("; runaway-rt saw the cgroup empty ").append(first.get("launcherToEmptied").asText())
+                    .append(" ms after the launcher's start, then started the JVM");
             b.append("; runaway-rt: ").append(first.path("frozen").asBoolean() ? "froze" : "refused: " + first.path("refused").asText())
                     .append(", ").append(first.path("readers").asInt()).append(" readers, ").append(first.path("membersNotRead").asInt())
                     .append(" members not read");
@@ -396,6 +412,15 @@ public final class PressingBench {
                     + session.plan().chosen().name() + "; outside: growth stopped " + watch.millisToGrowthStopped()
                     + " ms, the last fork refused " + watch.millisToPressureEnded() + " ms, zero "
                     + watch.millisToZero() + " ms");
+        }
+    }
+
+    /** The console opened on the fire ({@link ConsoleOnFire}); the first trial's screen is kept where the bench says. */
+    private ConsoleOnFire.Trial consoleOpened(Sandbox tools, int trial) throws Exception {
+        progress.printf("console opened on the fire (%,d pressing; runaway console through %s, in a session of its own)%n", tasks, launch.path());
+        try (Drill drill = pressingAtCap(true)) {
+            Path screen = trial == 0 ? Path.of(System.getProperty("java.io.tmpdir"), "runaway-console-on-fire-" + tasks + ".png") : null;
+            return new ConsoleOnFire(tasks, launch.path(), progress).run(tools, drill, memberDir(drill), key(drill), screen);
         }
     }
 
@@ -621,6 +646,12 @@ public final class PressingBench {
     }
 
     static final String INSTALLED = "/usr/bin/runaway";
+
+    /** An X display to open the console on. */
+    public static boolean hasDisplay() {
+        String display = System.getenv("DISPLAY");
+        return display != null && !display.isBlank();
+    }
 
     private static int tasksNow() throws IOException {
         String[] f = new ProcReader(PROC).text("loadavg").orElse("0 0 0 0/0 0").trim().split("\\s+");

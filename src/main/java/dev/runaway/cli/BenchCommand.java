@@ -165,6 +165,10 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("runaway bench: --pressing must be at least 10");
             return 2;
         }
+        if (methods.contains(dev.runaway.bench.PressingBench.Method.CONSOLE_OPENED) && !dev.runaway.bench.PressingBench.hasDisplay()) {
+            err.println("runaway bench: CONSOLE_OPENED opens the console's window: it needs a display (xvfb-run -a runaway bench stop ...) and xdotool");
+            return 2;
+        }
         int runs = spec.commandLine().getParseResult().hasMatchedOption("--trials") ? trials : 1;
         var r = new dev.runaway.bench.PressingBench(pressing, runs, cliLimit, cliShell, methods, err).run();
         if (json) {
@@ -194,12 +198,33 @@ public final class BenchCommand implements Callable<Integer> {
                     ms(zero[zero.length - 1]), dev.runaway.bench.PressingBench.GROWTH_TARGET_MILLIS,
                     dev.runaway.bench.PressingBench.FLOOR_RATIO_TARGET, met, rows.size());
         }
+        if (!r.consoleOpened().isEmpty()) printConsoleOpened(out, r.consoleOpened(), r.floor());
         out.printf("%n%-36s %12s %8s %12s %18s%n", "listing the table under that load", "ms", "x floor", "processes", "drill's tasks after");
         for (var l : r.listings()) {
             out.printf("%-36s %12.0f %8s %12d %18d%n", l.reader(), l.millis(), r.floor() <= 0 ? "-" : String.format("%.2f", l.millis() / r.floor()),
                     l.processes(), l.pressingAfter());
         }
         return 0;
+    }
+
+    /** The console opened on the fire: a line per trial, then how many met the targets. */
+    private static void printConsoleOpened(PrintWriter out, java.util.List<dev.runaway.bench.ConsoleOnFire.Trial> trials, long floor) {
+        out.printf("%nthe console opened on the fire (from its launch: shown, figures, the runaway named first and selected;"
+                + " from Ctrl+K: the plan; from Enter: growth stopped, zero, 'zero confirmed' shown)%n");
+        out.printf("%8s %8s %8s %-28s %8s | %8s | %9s %8s %7s %10s %5s %9s%n", "shown", "figures", "named", "first row", "rate",
+                "plan", "growth", "zero", "x floor", "zero shown", "zero?", "survivors");
+        for (var t : trials) {
+            out.printf("%5d ms %5d ms %5d ms %-28s %8s | %5d ms | %6d ms %5d ms %7s %7d ms %5s %9d  %s%n", t.launchToShown(),
+                    t.launchToFigures(), t.launchToNamed(), (t.namedTheRunaway() ? "the fire, " : t.named().isEmpty() ? "none" : "ANOTHER: ")
+                    + (t.namedTheRunaway() ? t.badge() : t.named()), t.rate(), t.keyToPlan(), t.enterToGrowthStopped(), t.enterToZero(),
+                    floor > 0 && t.enterToZero() >= 0 ? String.format("%.2f", t.enterToZero() / (double) floor) : "-", t.enterToZeroShown(),
+                    t.zeroConfirmed() ? "yes" : "NO", t.survivors(), t.note());
+        }
+        long met = trials.stream().filter(t -> t.withinTargets(floor)).count();
+        out.printf("within the targets (shown and the runaway named at its cap within %,d ms of the launch; the plan within %,d ms of"
+                + " Ctrl+K; growth stopped under %,d ms and zero within %.2fx the floor of Enter; zero confirmed) in %d of %d%n",
+                dev.runaway.bench.ConsoleOnFire.NAMED_TARGET_MILLIS, dev.runaway.bench.ConsoleOnFire.PLAN_TARGET_MILLIS,
+                dev.runaway.bench.PressingBench.GROWTH_TARGET_MILLIS, dev.runaway.bench.PressingBench.FLOOR_RATIO_TARGET, met, trials.size());
     }
 
     /** {@code bench ui}: the console window's responsiveness with --procs sleepers running. */

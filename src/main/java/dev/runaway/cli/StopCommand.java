@@ -341,6 +341,8 @@ public final class StopCommand implements Callable<Integer> {
         first.set("phaseMillis", mapper.valueToTree(lever.phaseMillis()));
         first.put("launcherToFrozen", (lever.atMicros() - t.launchedMicros()) / 1000.0);
         first.put("launcherToKilled", (rtKill.atMicros() - t.launchedMicros()) / 1000.0);
+        // runaway-rt waited for the cgroup to empty before it started this JVM (or for its limit)
+        if (rtKill.emptiedMicros() > 0) first.put("launcherToEmptied", (rtKill.emptiedMicros() - t.launchedMicros()) / 1000.0);
         root.put("status", zero.status().name()).put("zeroConfirmed", true).put("note", zero.note());
         root.put("millisToGrowthStopped", t.sinceLaunch(growthStopped));
         root.put("millisToZero", t.growthToZero());

@@ -172,9 +172,7 @@ final class ChainsPane {
 
     /** The runaway selected, its chains expanded, scrolled near the top. */
     private void openOnTheRunaway(Optional<ConsoleState.DrillRun> drill, List<Group> groups) {
-        List<ConsoleRow> shown = new ArrayList<>();
-        for (TreeItem<ConsoleRow> g : tree.root().getChildren()) shown.add(g.getValue());
-        state.openOn(shown, drill, groups).ifPresent(open -> {
+        state.openOn(shownGroups(), drill, groups).ifPresent(open -> {
             TreeItem<ConsoleRow> item = tree.find(open.key());
             TreeItem<ConsoleRow> before = open.collapse() == null ? null : tree.find(open.collapse());
             if (before != null && before != item) before.setExpanded(false);
@@ -186,6 +184,13 @@ final class ChainsPane {
     }
 
     /** The selected row as it is now, or null. */
+    /** The group rows in the order the table shows them. */
+    List<ConsoleRow> shownGroups() {
+        List<ConsoleRow> shown = new ArrayList<>();
+        for (TreeItem<ConsoleRow> g : tree.root().getChildren()) shown.add(g.getValue());
+        return shown;
+    }
+
     ConsoleRow selected() {
         TreeItem<ConsoleRow> item = table.view.getSelectionModel().getSelectedItem();
         return item == null || item.getValue() == null ? null : ChainTree.current(item);

@@ -9,6 +9,7 @@ import dev.runaway.timeline.PulsePoint;
 import dev.runaway.view.Banner;
 import dev.runaway.view.ConsoleRow;
 import dev.runaway.view.ConsoleState;
+import dev.runaway.view.FirstContact;
 import dev.runaway.view.GuardHolds;
 import dev.runaway.view.StatusLine;
 import javafx.application.Platform;
@@ -91,6 +92,8 @@ public final class ConsoleWindow {
     private final List<Consumer<Long>> renderListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The last export's or snapshot's outcome, kept on the status line. */
     volatile String exportStatus = "";
+    /** The first-contact marks, kept when RUNAWAY_FIRST_CONTACT names a file (the console-opened-on-fire bench). */
+    final FirstContact firstContact = FirstContact.fromEnvironment(System.getenv(FirstContact.ENVIRONMENT));
     /** Where a theme chosen here is remembered for the next start; null: not remembered (tests). */
     volatile Path themeFile;
 
@@ -128,7 +131,7 @@ public final class ConsoleWindow {
         VBox top = new VBox(menuBar, banner(), helperOffer.node, header.node);
         overlay.getChildren().add(new BorderPane(center(), top, null, statusLine(), null));
         if (session.guidedStop().isPresent()) {
-            stopPanel = new StopPanel(session.guidedStop().get(), this::closeStop, this::openReport);
+            stopPanel = new StopPanel(session.guidedStop().get(), this::closeStop, this::openReport, firstContact);
             StackPane backdrop = new StackPane(stopPanel.card);
             backdrop.getStyleClass().add("backdrop");
             backdrop.setVisible(false);
@@ -202,6 +205,7 @@ public final class ConsoleWindow {
         PulsePoint pulse = latestPulse;
         GroupScan scan = latestScan;
         header.show(state.header(pulse, scan, session.isLive() ? GuardHolds.all() : List.of()));
+        if (pulse != null) firstContact.figuresShown();
         if (state.drillChanged(session.drill().map(d -> d.info().id()).orElse(""))) {
             showBanner();
             if (overlay.getScene() != null && overlay.getScene().getWindow() instanceof Stage stage) stage.setTitle(title(session));
@@ -215,6 +219,8 @@ public final class ConsoleWindow {
             preparer.prepare(() -> tree.prepare(snapshot.groups(), filterText), rows -> {
                 state.prepared();
                 chains.showLive(rows, snapshot.cgroups(), snapshot.groups(), drill);
+                ConsoleRow selected = chains.selected();
+                firstContact.rowsShown(chains.shownGroups(), selected == null ? null : selected.key());
             });
         } else if (state.takeRecorded(scan)) {
             chains.showRecorded(scan);
@@ -370,6 +376,7 @@ public final class ConsoleWindow {
             w.preparer.close();
             onHidden.run();
         });
+        stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_SHOWN, e -> w.firstContact.windowShown());
         stage.show();
         return w;
     }

@@ -54,9 +54,15 @@ final class StopPanel {
     private ToolkitThreads.Raised fxRaised;
     private java.util.concurrent.CompletableFuture<StopSession> confirmed;
 
-    /** @param onReport opens the incident's report (after a stop) */
-    StopPanel(GuidedStop stop, Runnable onClose, Runnable onReport) {
+    private final dev.runaway.view.FirstContact firstContact;
+
+    /**
+     * @param onReport     opens the incident's report (after a stop)
+     * @param firstContact told the stop's phases (a bench's marks; {@link dev.runaway.view.FirstContact#NONE} otherwise)
+     */
+    StopPanel(GuidedStop stop, Runnable onClose, Runnable onReport, dev.runaway.view.FirstContact firstContact) {
         this.stop = stop;
+        this.firstContact = firstContact;
         this.onClose = onClose;
         card.getStyleClass().add("stop-panel");
         card.setPadding(new Insets(14));
@@ -212,11 +218,13 @@ final class StopPanel {
         state.getStyleClass().removeAll("stop-zero", "stop-survivors");
         state.getStyleClass().add(zero ? "stop-zero" : "stop-survivors");
         offer(StopOffer.of(StopOffer.Phase.DONE, 0)); // no Stop button left to press, live or dead: Stop again plans afresh
+        firstContact.stopEnded(zero, row == null ? "" : row.command());
     }
 
     /** Shows what the panel offers at this phase. */
     private void offer(StopOffer o) {
         offer = o;
+        firstContact.stopPhase(o.phase(), row == null ? "" : row.command());
         close.setText(o.closeText());
         close.setDisable(!o.closeEnabled());
         confirm.setText(o.confirmText());

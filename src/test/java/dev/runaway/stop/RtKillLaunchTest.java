@@ -128,6 +128,9 @@ class RtKillLaunchTest {
     private void killedAndConfirmed(Map<String, String> env, CgroupSandbox runaway, Selector selector) throws Exception {
         assertThat(env).as(env.get("output")).containsKey("RUNAWAY_FIRST_LEVER_KILLED_AT").doesNotContainKey("RUNAWAY_FIRST_LEVER_KILL_REFUSED");
         assertThat(rtKill(env).killed()).isTrue();
+        // runaway-rt waited for the cgroup to empty before it started the program after it (the JVM)
+        assertThat(rtKill(env).emptiedMicros()).as(env.get("output")).isGreaterThanOrEqualTo(rtKill(env).atMicros());
+        assertThat(runaway.memberPids()).isEmpty();
         await().atMost(Duration.ofSeconds(20)).until(() -> runaway.memberPids().isEmpty());
         try (Actuator actuator = new Actuator(PROC, HelperStarter.NONE)) {
             RtKillZero zero = RtKillZero.confirm(PROC, selector, actuator, Exclusions.none((int) ProcessHandle.current().pid()), lever(env));

@@ -14,8 +14,10 @@ import java.util.Optional;
  * @param atMicros when {@code cgroup.kill} was written (CLOCK_REALTIME, microseconds); -1 when not
  * @param reason   why the kill was left to this JVM; {@link Reason#KILLED} when it was not
  * @param words    the reason in words, as runaway-rt said it
+ * @param emptiedMicros when runaway-rt saw the killed cgroup empty (it starts the JVM only then,
+ *                 or after its wait ran out); -1 when it did not kill
  */
-public record RtKill(long atMicros, Reason reason, String words) {
+public record RtKill(long atMicros, Reason reason, String words, long emptiedMicros) {
     /** Why runaway-rt did not kill (and the JVM's stop killed instead, or refused). */
     public enum Reason {
         /** It killed: no reason. */
@@ -46,7 +48,7 @@ public record RtKill(long atMicros, Reason reason, String words) {
         UNKNOWN
     }
 
-    public static final RtKill NOT_RUN = new RtKill(-1, Reason.NOT_RUN, "no runaway-rt record for this process");
+    public static final RtKill NOT_RUN = new RtKill(-1, Reason.NOT_RUN, "no runaway-rt record for this process", -1);
 
     public boolean killed() {
         return reason == Reason.KILLED;
@@ -55,14 +57,14 @@ public record RtKill(long atMicros, Reason reason, String words) {
     /** What runaway-rt did about the kill for this process, given its first lever as read. */
     public static RtKill of(Map<String, String> env, Optional<FirstLever> lever) {
         if (lever.isEmpty()) return NOT_RUN;
-        if (!lever.get().frozen()) return new RtKill(-1, Reason.NOT_FROZEN_BY_RT, lever.get().refused());
+        if (!lever.get().frozen()) return new RtKill(-1, Reason.NOT_FROZEN_BY_RT, lever.get().refused(), -1);
         long at = FirstLever.micros(env.get(FirstLever.PREFIX + "KILLED_AT"));
-        if (at > 0) return new RtKill(at, Reason.KILLED, "");
+        if (at > 0) return new RtKill(at, Reason.KILLED, "", FirstLever.micros(env.get(FirstLever.PREFIX + "EMPTY_AT")));
         String refused = env.getOrDefault(FirstLever.PREFIX + "KILL_REFUSED", "");
         int space = refused.indexOf(' ');
         String name = space < 0 ? refused : refused.substring(0, space);
         Reason reason = Reason.UNKNOWN;
         for (Reason r : Reason.values()) if (r != Reason.KILLED && r.name().equals(name)) reason = r;
-        return new RtKill(-1, reason, space < 0 ? refused : refused.substring(space + 1));
+        return new RtKill(-1, reason, space < 0 ? refused : refused.substring(space + 1), -1);
     }
 }
