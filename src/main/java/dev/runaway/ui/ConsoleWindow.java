@@ -219,8 +219,10 @@ public final class ConsoleWindow {
             preparer.prepare(() -> tree.prepare(snapshot.groups(), filterText), rows -> {
                 state.prepared();
                 chains.showLive(rows, snapshot.cgroups(), snapshot.groups(), drill);
-                ConsoleRow selected = chains.selected();
-                firstContact.rowsShown(chains.shownGroups(), selected == null ? null : selected.key());
+                if (firstContact.awaitsNaming()) { // else no list of rows made each scan for nobody
+                    ConsoleRow selected = chains.selected();
+                    firstContact.rowsShown(chains.shownGroups(), selected == null ? null : selected.key());
+                }
             });
         } else if (state.takeRecorded(scan)) {
             chains.showRecorded(scan);

@@ -86,6 +86,11 @@ public final class FirstContact {
         take(new Mark(Kind.FIGURES_SHOWN, System.nanoTime(), "", "", "", ""));
     }
 
+    /** Whether the runaway is still to be named (marks kept, not named yet): the window gathers its rows for it only then. */
+    public synchronized boolean awaitsNaming() {
+        return file != null && !taken.contains(Kind.RUNAWAY_NAMED);
+    }
+
     /**
      * Rows were placed: when the first group shown is critical and selected, the runaway is named.
      *

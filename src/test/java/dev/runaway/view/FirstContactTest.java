@@ -43,7 +43,9 @@ class FirstContactTest {
         marks.rowsShown(List.of(calm), calm.key());        // first and selected, but calm
         assertThat(FirstContact.read(file)).isEmpty();
 
+        assertThat(marks.awaitsNaming()).isTrue();
         marks.rowsShown(List.of(fire, calm), fire.key());
+        assertThat(marks.awaitsNaming()).isFalse();
         marks.rowsShown(List.of(fire, calm), fire.key()); // once
         List<FirstContact.Mark> read = FirstContact.read(file);
         assertThat(read).hasSize(1);
@@ -82,6 +84,7 @@ class FirstContactTest {
         none.windowShown();
         none.stopEnded(false, "/x");
         assertThat(none).isSameAs(FirstContact.NONE);
+        assertThat(none.awaitsNaming()).isFalse();
         assertThat(FirstContact.fromEnvironment(null)).isSameAs(FirstContact.NONE);
         try (var files = Files.list(dir)) {
             assertThat(files).isEmpty();
