@@ -979,8 +979,10 @@ int main(int argc, char **argv) {
             }
         }
         const char *realtime = getenv("RUNAWAY_REALTIME");
-        int fast = (strcmp(command, "stop") == 0 || strcmp(command, "scan") == 0) && geteuid() == 0
-                   && !(realtime && strcmp(realtime, "0") == 0);
+        // A console too: opened during a fire it must paint and name the runaway; it lowers itself
+        // at its first scan status unless the machine is overloaded (ui/BornRaised.java).
+        int fast = (strcmp(command, "stop") == 0 || strcmp(command, "scan") == 0 || strcmp(command, "console") == 0)
+                   && geteuid() == 0 && !(realtime && strcmp(realtime, "0") == 0);
         lever = fast && strcmp(command, "stop") == 0;
         stop_at = 2;
         if (!fast) {

@@ -116,6 +116,22 @@ public final class AllThreadsRaise implements AutoCloseable {
         raised.clear();
     }
 
+    /**
+     * Every thread of this process that is real-time by inheritance put back to the ordinary
+     * policy: for a process started real-time as a whole, once it no longer needs to be. Threads
+     * this code raised on purpose (the scans', each with reset-on-fork) keep their raise. Returns
+     * how many were lowered.
+     */
+    public static int lowerInherited() {
+        int lowered = 0;
+        for (int tid : threads()) {
+            if (!Sched.inheritedRealtime(tid)) continue;
+            Sched.ordinaryAgain(tid);
+            lowered++;
+        }
+        return lowered;
+    }
+
     /** HotSpot's compiler threads ("C1 CompilerThread0", "C2 CompilerThread1", as the kernel cuts them: 15 characters). */
     static boolean compiler(Path tasks, int tid) {
         try {

@@ -158,8 +158,32 @@ public final class Sched {
         }
     }
 
+    /** Thread {@code tid} of this process (0: the calling one) back at the ordinary policy and nice 0; lowering is always allowed. */
+    static void ordinaryAgain(int tid) {
+        try {
+            Calls.INSTANCE.sched_setscheduler(tid, SCHED_OTHER, new int[] {0});
+            Calls.INSTANCE.setpriority(PRIO_PROCESS, tid, 0);
+        } catch (LastErrorException | UnsatisfiedLinkError gone) {
+            // the thread ended meanwhile
+        }
+    }
+
+    /**
+     * Whether thread {@code tid} runs real-time by inheritance: SCHED_RR without the reset-on-fork
+     * flag that every raise of this class sets ({@link #aheadOfOrdinaryTasks}), so started under a
+     * real-time launcher (runaway-rt) or by a thread {@link #raisedWithChildren}.
+     */
+    static boolean inheritedRealtime(int tid) {
+        if (!ENABLED) return false;
+        try {
+            return Calls.INSTANCE.sched_getscheduler(tid) == SCHED_RR;
+        } catch (LastErrorException | UnsatisfiedLinkError unknown) {
+            return false;
+        }
+    }
+
     /** Whether thread {@code tid} of this process (0: the calling one) runs at the ordinary policy; false when unknown. */
-    static boolean ordinary(int tid) {
+    public static boolean ordinary(int tid) {
         if (!ENABLED) return false;
         try {
             return (Calls.INSTANCE.sched_getscheduler(tid) & ~SCHED_RESET_ON_FORK) == SCHED_OTHER;

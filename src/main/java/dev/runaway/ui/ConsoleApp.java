@@ -72,6 +72,7 @@ public final class ConsoleApp {
         };
         Platform.setImplicitExit(false);
         quietenClassPathWarning();
+        BornRaised.atStart(ConsoleWindow.displayServer.get());
         if (TOOLKIT_STARTED.compareAndSet(false, true)) {
             try {
                 Platform.startup(open);

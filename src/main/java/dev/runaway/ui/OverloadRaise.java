@@ -30,19 +30,25 @@ final class OverloadRaise implements AutoCloseable {
     }
 
     void follow(ScanStatus s) {
+        BornRaised.handOver(); // a console started real-time is ordinary from here unless overloaded
         boolean overloaded = s.overloaded(toolkit != null);
         if (overloaded && toolkit == null) {
             toolkit = ToolkitThreads.raised(); // first, so that the stop's share keeps them
             all = AllThreadsRaise.start();
             display = raiseDisplayServer();
             sweptNanos = System.nanoTime();
+            System.err.println("runaway console: the machine is overloaded; the window's threads raised ahead of ordinary tasks"
+                    + (display != null && display.changedAny() ? ", and its X server" : ""));
         } else if (overloaded && System.nanoTime() - sweptNanos > SWEEP_NANOS) {
             all.sweep();
             if (display != null) display.sweep();
             else display = raiseDisplayServer(); // one started (or found) since
             sweptNanos = System.nanoTime();
         }
-        if (!overloaded && toolkit != null) close();
+        if (!overloaded && toolkit != null) {
+            close();
+            System.err.println("runaway console: the overload is over; the window's threads are ordinary again");
+        }
     }
 
     private AllThreadsRaise raiseDisplayServer() {

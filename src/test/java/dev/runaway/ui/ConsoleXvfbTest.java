@@ -82,6 +82,77 @@ class ConsoleXvfbTest {
         }
     }
 
+    /**
+     * As root a console starts real-time (runaway-rt, as the package's launcher starts it), so
+     * that one opened during a fire paints without waiting behind the fire; its X server is raised
+     * with it. At its first scan status its window's threads and its X server are ordinary again,
+     * or raised for the display if the machine is found overloaded (ui/BornRaised, OverloadRaise).
+     */
+    @Test
+    void aConsoleStartedRealTimeIsOrdinaryFromItsFirstScan() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "real-time needs root");
+        assumeTrue(onPath("Xvfb"), "Xvfb is missing: install with src/main/sh/install-deps --test");
+        Path rt = Path.of(System.getProperty("runaway.native.dir"), "runaway-rt").toAbsolutePath();
+        String display = freeDisplay();
+        Path log = Path.of("target", "console-born-raised.log");
+        try (Sandbox box = Sandboxes.create(SandboxSpec.of("test-console-born-raised", 400))) {
+            Process xvfb = box.start(new ProcessBuilder("Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD));
+            Path socket = Path.of("/tmp/.X11-unix/X" + display.substring(1));
+            waitFor(() -> Files.exists(socket), 20, "Xvfb to listen on " + socket);
+            String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+            String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            ProcessBuilder app = new ProcessBuilder(rt.toString(), javaBin, "-Xmx512m", "-cp", classpath,
+                    "-Drunaway.native.dir=" + System.getProperty("runaway.native.dir"), Main.class.getName(), "console", "--no-record")
+                    .redirectErrorStream(true).redirectOutput(log.toFile());
+            app.environment().put("DISPLAY", display);
+            Process console = box.start(app);
+            try {
+                waitFor(() -> Files.readString(log).contains("ordinary from its first scan on"), 60, "the console's first scan");
+                String said = Files.readString(log);
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\((\\d+) threads and its X server lowered\\)").matcher(said);
+                assertThat(m.find()).as("the console and its X server started raised, then lowered: " + said).isTrue();
+                assertThat(Integer.parseInt(m.group(1))).as("threads started real-time").isGreaterThan(10);
+                // Ordinary, or (the suite's load can make the console find the machine overloaded) raised
+                // again for the display at priority 2, never left at the start's inherited priority 1.
+                try {
+                    waitFor(() -> settled(scheduling(console.pid(), "JavaFX Applicat")) && settled(scheduling(console.pid(), "QuantumRenderer"))
+                            && settled(scheduling(xvfb.pid(), "")), 20, "the window's threads and its X server ordinary again");
+                } catch (AssertionError e) {
+                    throw new AssertionError(e.getMessage() + ": JavaFX " + scheduling(console.pid(), "JavaFX Applicat") + ", renderer "
+                            + scheduling(console.pid(), "QuantumRenderer") + ", X server " + scheduling(xvfb.pid(), "") + "; " + Files.readString(log), e);
+                }
+            } finally {
+                console.destroyForcibly();
+                xvfb.destroy();
+            }
+        }
+    }
+
+    /** Each thread ordinary (0) or raised for the display (round-robin at priority 2: 22); none at the start's priority 1. */
+    private static boolean settled(List<Integer> scheduling) {
+        return !scheduling.isEmpty() && scheduling.stream().allMatch(p -> p == 0 || p == 22);
+    }
+
+    /**
+     * The scheduling of each thread whose name starts so, as policy x 10 + real-time priority
+     * (0: ordinary, 21 and 22: round-robin at 1 and 2), from fields 40 and 41 of /proc/PID/task/TID/stat.
+     */
+    private static List<Integer> scheduling(long pid, String name) throws IOException {
+        List<Integer> out = new java.util.ArrayList<>();
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks.toList()) {
+                String stat = Files.readString(task.resolve("stat"));
+                if (!stat.substring(stat.indexOf('(') + 1).startsWith(name)) continue;
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                out.add(Integer.parseInt(f[38]) * 10 + Integer.parseInt(f[37])); // policy, rt_priority
+            }
+        } catch (java.nio.file.NoSuchFileException gone) {
+            // the process or a thread ended: what was read stands
+        }
+        return out;
+    }
+
     private static String run(Sandbox box, String display, String... command) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put("DISPLAY", display);
