@@ -100,6 +100,9 @@ public final class ControlDoor implements AutoCloseable {
         server.bind(UnixDomainSocketAddress.of(socket));
         Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
         ControlDoor d = new ControlDoor(name, answerer, server, socket);
+        // Its classes loaded now (the JSON writer): loaded at the first question, during a fire,
+        // the lineage answer took more than 10 s of a 1,000-task daemonizer's CPU share.
+        answerer.refused(Refusal.BUSY, "");
         d.thread.start();
         return d;
     }
@@ -109,6 +112,7 @@ public final class ControlDoor implements AutoCloseable {
     }
 
     private void serve() {
+        dev.runaway.sys.Sched.favoured(); // a share beside a runaway's tasks; not real-time: anyone may connect
         while (server.isOpen()) {
             try {
                 selector.select(250);
@@ -182,7 +186,8 @@ public final class ControlDoor implements AutoCloseable {
         try {
             deciders.execute(() -> {
                 byte[] answer;
-                try {
+                // Root's question (a stop's) is answered ahead of a runaway's tasks; a user's is not.
+                try (var raised = p.uid() == 0 ? dev.runaway.sys.Sched.raisedWhile() : null) {
                     answer = answerer.answer(line, p.uid());
                 } catch (RuntimeException e) {
                     answer = null; // closed without an answer: the asker says it got none
@@ -293,7 +298,10 @@ public final class ControlDoor implements AutoCloseable {
             ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
             while (true) {
                 long left = deadline - System.nanoTime();
-                if (left <= 0) throw new IOException(socket + " did not answer within " + timeout.toMillis() + " ms");
+                if (left <= 0) {
+                    throw new IOException(socket + " did not answer within " + timeout.toMillis() + " ms"
+                            + (out.size() > 0 ? " (" + out.size() + " bytes of an answer came)" : ""));
+                }
                 s.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
                 s.selectedKeys().clear();
                 int n;

@@ -81,6 +81,22 @@ public final class Sched {
     }
 
     /**
+     * The calling thread at nice -20 and the ordinary policy: a large share beside thousands of
+     * ordinary tasks, never ahead of all of them. For a thread whose work anyone can cause (a
+     * door's accepting thread): its CPU stays a weighted share, a real-time one would run first.
+     * Returns "nice -20", or "" when not allowed.
+     */
+    public static String favoured() {
+        if (!ENABLED) return "";
+        try {
+            Calls.INSTANCE.setpriority(PRIO_PROCESS, 0, -20);
+            return "nice -20";
+        } catch (LastErrorException | UnsatisfiedLinkError notAllowed) {
+            return "";
+        }
+    }
+
+    /**
      * {@link #aheadOfOrdinaryTasks} for a block of work on a thread that is not only for it (a
      * pool's, a bench's), put back to the ordinary policy and nice 0 when closed. A thread that
      * was already raised (started under chrt, say) is left as it is.
