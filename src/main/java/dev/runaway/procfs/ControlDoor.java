@@ -94,15 +94,15 @@ public final class ControlDoor implements AutoCloseable {
 
     /** Opens a door at {@code socket} (its directory made root's first), named {@code name} in its threads. */
     public static ControlDoor open(Path socket, String name, Answerer answerer) throws IOException {
+        // Its answers' classes (the JSON writer) loaded before the socket exists: loaded at the first
+        // question, during a fire, by a thread a starved one held up, no answer came within 10 s.
+        answerer.refused(Refusal.BUSY, "");
         RootFiles.directory(socket.getParent());
         Files.deleteIfExists(socket);
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket));
         Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
         ControlDoor d = new ControlDoor(name, answerer, server, socket);
-        // Its classes loaded now (the JSON writer): loaded at the first question, during a fire,
-        // the lineage answer took more than 10 s of a 1,000-task daemonizer's CPU share.
-        answerer.refused(Refusal.BUSY, "");
         d.thread.start();
         return d;
     }

@@ -93,11 +93,14 @@ public final class SharedLineage {
         return publish(log, keeper, dir().resolve(ProcessHandle.current().pid() + ".sock"));
     }
 
+    private static final byte[] WARM_UP = "LINEAGE 1 1 1".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     static Published publish(ForkLog log, LineageQuestion.Keeper keeper, Path socket) {
         Published p = new Published(log, keeper);
         IN_PROCESS.add(p);
         if (LibC.INSTANCE.geteuid() == 0) {
             try {
+                LineageQuestion.encode(p.answer(WARM_UP, 0, false)); // the whole answer's path loaded before the door opens
                 p.door = ControlDoor.open(socket, "lineage", new ControlDoor.Answerer() {
                     @Override
                     public byte[] answer(byte[] line, int uid) {

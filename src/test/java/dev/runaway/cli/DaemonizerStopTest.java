@@ -131,7 +131,8 @@ class DaemonizerStopTest {
                     "dev.runaway.cli.Main", "metrics", "--textfile", dir.resolve("prom").toString())
                     .redirectErrorStream(true).redirectOutput(dir.resolve("metrics.log").toFile()));
             Path door = lineage.resolve(metrics.pid() + ".sock");
-            await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(door));
+            // Watching first: its door open and its first figures written, as a service that ran before the fire.
+            await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(door) && Files.exists(dir.resolve("prom").resolve("runaway.prom")));
             ProcessIdentity root = rootOf(box, script);
             runFor3Seconds(box);
 
