@@ -132,8 +132,24 @@ public final class ConsoleOnFire {
             return t;
         } finally {
             if (console != null) quit(console);
+            printStopSteps(home.resolve("state"));
             deleteTree(home);
         }
+    }
+
+    /** The console's stop as its own recording has it (phase, what was done, ms): where Enter-to-zero went. */
+    private void printStopSteps(Path state) {
+        try (var files = Files.walk(state)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".jsonl")).sorted().toList()) {
+                for (dev.runaway.timeline.TimelineEvent e : dev.runaway.timeline.IncidentReader.read(f).timeline().events()) {
+                    if (e.kind() != dev.runaway.timeline.EventKind.STOP_STEP) continue;
+                    progress.printf("    stop step %s: %s, %,d processes, %,d ms%n", e.title(), e.detail(), e.count(), e.millis());
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            progress.printf("    the console's recording could not be read: %s%n", unreadable.getMessage());
+        }
+        progress.flush();
     }
 
     private Trial failed(Drill drill, long shown, long figures, String why) {
