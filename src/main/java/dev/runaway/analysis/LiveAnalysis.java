@@ -63,6 +63,16 @@ public final class LiveAnalysis implements AutoCloseable {
         return this;
     }
 
+    /** The scans rest until the rest is closed (pulses go on): see {@link Sampler#rest}. */
+    public Sampler.Rest restScans() {
+        return sampler.rest();
+    }
+
+    /** Whether the scans rest now. */
+    public boolean scansResting() {
+        return sampler.resting();
+    }
+
     public static LiveAnalysis live() {
         return new LiveAnalysis(Path.of("/proc"), PulseReader.live(), CgroupPids.live());
     }

@@ -57,7 +57,7 @@ public final class TopScreen {
                 StopSession s = core.open(new Selector.Command(key));
                 var known = live.targets(key).samples();
                 return known.isEmpty() ? s : s.prepareFromKnown(known);
-            }, worker, core::confirmed).open(), ZoneId.systemDefault());
+            }, worker, core::confirmed, live::restScans).open(), ZoneId.systemDefault());
             long nextFrame = 0;
             while (true) {
                 long now = System.nanoTime();
