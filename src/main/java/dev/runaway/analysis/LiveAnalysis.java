@@ -68,11 +68,6 @@ public final class LiveAnalysis implements AutoCloseable {
         return sampler.rest();
     }
 
-    /** Whether the scans rest now. */
-    public boolean scansResting() {
-        return sampler.resting();
-    }
-
     public static LiveAnalysis live() {
         return new LiveAnalysis(Path.of("/proc"), PulseReader.live(), CgroupPids.live());
     }

@@ -94,9 +94,6 @@ public final class ControlDoor implements AutoCloseable {
 
     /** Opens a door at {@code socket} (its directory made root's first), named {@code name} in its threads. */
     public static ControlDoor open(Path socket, String name, Answerer answerer) throws IOException {
-        // Its answers' classes (the JSON writer) loaded before the socket exists: loaded at the first
-        // question, during a fire, by a thread a starved one held up, no answer came within 10 s.
-        answerer.refused(Refusal.BUSY, "");
         RootFiles.directory(socket.getParent());
         Files.deleteIfExists(socket);
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);

@@ -21,9 +21,9 @@ public final class Sampler implements AutoCloseable {
     public static final Duration PULSE_PERIOD = Duration.ofMillis(100);
     public static final Duration MIN_SCAN_PERIOD = Duration.ofMillis(100);
     public static final double CALM_BUDGET_CORES = 0.5;
+    public static final double INCIDENT_BUDGET_CORES = 1.0;
     /** How often resting scans look whether their rest is over. */
     private static final long REST_POLL_NANOS = Duration.ofMillis(20).toNanos();
-    public static final double INCIDENT_BUDGET_CORES = 1.0;
     /** Forks per second, measured by the pulse, above which the sampler counts an incident. */
     public static final double INCIDENT_FORKS_PER_SECOND = 50;
 
@@ -33,30 +33,6 @@ public final class Sampler implements AutoCloseable {
     private final List<Consumer<ScanSample>> scanListeners = new CopyOnWriteArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicInteger resting = new java.util.concurrent.atomic.AtomicInteger();
-
-    /** A rest of the scans, held until closed. */
-    public interface Rest extends AutoCloseable {
-        @Override
-        void close();
-    }
-
-    /**
-     * Scans rest until the returned rest is closed (pulses go on): while a stop kills thousands of
-     * processes each exit waits for a CPU, and a real-time scan of them takes it. The console's
-     * stop from Enter to zero took 1.7-2.6x the fire's own cgroup.kill with its scans running.
-     */
-    public Rest rest() {
-        resting.incrementAndGet();
-        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
-        return () -> {
-            if (closed.compareAndSet(false, true)) resting.decrementAndGet();
-        };
-    }
-
-    /** Whether the scans rest now ({@link #rest}). */
-    public boolean resting() {
-        return resting.get() > 0;
-    }
     private volatile boolean incident;
     private volatile PulseSample lastPulse;
     private volatile long calmScanPeriodNanos = MIN_SCAN_PERIOD.toNanos();
@@ -94,6 +70,26 @@ public final class Sampler implements AutoCloseable {
     public Sampler calmScanPeriod(Duration period) {
         calmScanPeriodNanos = Math.max(MIN_SCAN_PERIOD.toNanos(), period.toNanos());
         return this;
+    }
+
+
+    /** A rest of the scans, held until closed. */
+    public interface Rest extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Scans rest until the returned rest is closed (pulses go on): while a stop kills thousands of
+     * processes each exit waits for a CPU, and a real-time scan of them takes it. The console's
+     * stop from Enter to zero took 1.7-2.6x the fire's own cgroup.kill with its scans running.
+     */
+    public Rest rest() {
+        resting.incrementAndGet();
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (closed.compareAndSet(false, true)) resting.decrementAndGet();
+        };
     }
 
     public synchronized Sampler start() {

@@ -100,7 +100,9 @@ public final class SharedLineage {
         IN_PROCESS.add(p);
         if (LibC.INSTANCE.geteuid() == 0) {
             try {
-                LineageQuestion.encode(p.answer(WARM_UP, 0, false)); // the whole answer's path loaded before the door opens
+                // The whole answer's path (the JSON writer) loaded before the door's socket exists: loaded
+                // at the first question, during a fire, it waited for a starved thread, no answer in 10 s.
+                LineageQuestion.encode(p.answer(WARM_UP, 0, false));
                 p.door = ControlDoor.open(socket, "lineage", new ControlDoor.Answerer() {
                     @Override
                     public byte[] answer(byte[] line, int uid) {

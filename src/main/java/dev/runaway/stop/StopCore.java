@@ -28,6 +28,7 @@ public final class StopCore {
     private final Disposable disposable;
     private final Exclusions exclusions;
     private volatile boolean confirmedUpFront;
+    private volatile java.util.function.Supplier<dev.runaway.procfs.Sampler.Rest> scansRest = () -> () -> { };
 
     public StopCore(Path proc, PulseReader pulse, Actuator actuator, Disposable disposable) {
         this.proc = proc;
@@ -35,6 +36,20 @@ public final class StopCore {
         this.actuator = actuator;
         this.disposable = disposable;
         this.exclusions = Exclusions.ofThisProcess(proc);
+    }
+
+    /**
+     * The sampler of the face this core serves (the window's, top's) rests while a confirmed
+     * stop runs ({@link dev.runaway.procfs.Sampler#rest}): the kill's exits need the CPU, and the
+     * stop reads its own targets.
+     */
+    public StopCore restingScans(java.util.function.Supplier<dev.runaway.procfs.Sampler.Rest> rest) {
+        this.scansRest = rest;
+        return this;
+    }
+
+    dev.runaway.procfs.Sampler.Rest restScans() {
+        return scansRest.get();
     }
 
     public StopSession open(Selector selector) {

@@ -161,7 +161,7 @@ public final class StopSession implements AutoCloseable {
             p = plan;
         }
         StopEngine.Outcome o;
-        try (var raised = dev.runaway.sys.Sched.raisedWhile()) {
+        try (var raised = dev.runaway.sys.Sched.raisedWhile(); var rest = core.restScans()) {
             o = new StopEngine(core.actions(), rescan, step -> {
                 synchronized (this) {
                     steps.add(step);

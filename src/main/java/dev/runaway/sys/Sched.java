@@ -72,6 +72,10 @@ public final class Sched {
         } catch (LastErrorException | UnsatisfiedLinkError notAllowed) {
             // not privileged: try the strongest nice
         }
+        return nice20(tid);
+    }
+
+    private static String nice20(int tid) {
         try {
             Calls.INSTANCE.setpriority(PRIO_PROCESS, tid, -20);
             return "nice -20";
@@ -87,13 +91,7 @@ public final class Sched {
      * Returns "nice -20", or "" when not allowed.
      */
     public static String favoured() {
-        if (!ENABLED) return "";
-        try {
-            Calls.INSTANCE.setpriority(PRIO_PROCESS, 0, -20);
-            return "nice -20";
-        } catch (LastErrorException | UnsatisfiedLinkError notAllowed) {
-            return "";
-        }
+        return ENABLED ? nice20(0) : "";
     }
 
     /**

@@ -41,20 +41,11 @@ final class TerminalStop {
 
     /** @param onEnter what runs once Enter confirms the plan shown ({@link StopCore#confirmed}: growth stopped first when it can be) */
     TerminalStop(String label, Supplier<StopSession> opener, Executor worker, java.util.function.Function<StopSession, StopCore.Confirmed> onEnter) {
-        this(label, opener, worker, onEnter, () -> () -> { });
-    }
-
-    /** @param scansRest the view's scans resting while the stop runs (the kill's exits need the CPU; see GuidedStop) */
-    TerminalStop(String label, Supplier<StopSession> opener, Executor worker, java.util.function.Function<StopSession, StopCore.Confirmed> onEnter,
-                 Supplier<dev.runaway.procfs.Sampler.Rest> scansRest) {
         this.label = label;
         this.opener = opener;
         this.worker = worker;
         this.onEnter = onEnter;
-        this.scansRest = scansRest;
     }
-
-    private final Supplier<dev.runaway.procfs.Sampler.Rest> scansRest;
 
     private final java.util.function.Function<StopSession, StopCore.Confirmed> onEnter;
     private volatile StopCore.Confirmed confirmed;
@@ -90,9 +81,7 @@ final class TerminalStop {
             StopCore.Confirmed c = onEnter.apply(session);
             confirmed = c;
             session = c.session();
-            try (var rest = scansRest.get()) {
-                c.session().run(false, step -> { });
-            }
+            c.session().run(false, step -> { });
         } catch (RuntimeException | Error e) {
             // An Error too: at a task cap "unable to create native thread" must end in an outcome, not a hang.
             failure = "the stop failed: " + e;

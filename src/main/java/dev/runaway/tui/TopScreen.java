@@ -51,13 +51,13 @@ public final class TopScreen {
         java.util.concurrent.ExecutorService worker = TerminalStop.worker();
         try (Actuator actuator = dev.runaway.stop.Actuators.forThisUser(PROC);
              Terminal terminal = Terminal.raw()) {
-            StopCore core = new StopCore(PROC, pulse, actuator, Disposable.forThisUser());
+            StopCore core = new StopCore(PROC, pulse, actuator, Disposable.forThisUser()).restingScans(live::restScans);
             // Planned from the group as this view holds it (its newest scan), not a new full scan: see GuidedStop.
             TopView view = new TopView(key -> new TerminalStop(key, () -> {
                 StopSession s = core.open(new Selector.Command(key));
                 var known = live.targets(key).samples();
                 return known.isEmpty() ? s : s.prepareFromKnown(known);
-            }, worker, core::confirmed, live::restScans).open(), ZoneId.systemDefault());
+            }, worker, core::confirmed).open(), ZoneId.systemDefault());
             long nextFrame = 0;
             while (true) {
                 long now = System.nanoTime();

@@ -69,7 +69,7 @@ public final class ConsoleSession implements AutoCloseable {
         boolean root = LibC.INSTANCE.geteuid() == 0;
         Actuator actuator = dev.runaway.stop.Actuators.forThisUser(PROC);
         GuidedStop stop = new GuidedStop(PROC, new dev.runaway.stop.StopCore(PROC, PulseReader.live(), actuator,
-                Disposable.forThisUser()), timeline, recorder::event, command -> live.targets(command).samples(), live::restScans);
+                Disposable.forThisUser()).restingScans(live::restScans), timeline, recorder::event, command -> live.targets(command).samples());
         // The helper starts on the first spike, not only when a plan opens: once pids run out, pkexec cannot.
         HelperKeeper keeper = new HelperKeeper(actuator, root);
         live.onSnapshot(keeper::onSnapshot);

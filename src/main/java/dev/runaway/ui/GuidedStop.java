@@ -27,22 +27,18 @@ public final class GuidedStop {
     private final Timeline timeline;
     private final Consumer<TimelineEvent> events;
     private final java.util.function.Function<String, java.util.List<dev.runaway.model.ProcessSample>> known;
-    private final java.util.function.Supplier<dev.runaway.procfs.Sampler.Rest> scansRest;
 
     /**
      * @param events where each step goes as a timeline event (the recorder, which writes it down)
      * @param known  a command group's processes as the live analysis holds them now (empty when it has none)
-     * @param scansRest the live analysis's scans resting while a confirmed stop runs
      */
     public GuidedStop(Path proc, StopCore core, Timeline timeline, Consumer<TimelineEvent> events,
-                      java.util.function.Function<String, java.util.List<dev.runaway.model.ProcessSample>> known,
-                      java.util.function.Supplier<dev.runaway.procfs.Sampler.Rest> scansRest) {
+                      java.util.function.Function<String, java.util.List<dev.runaway.model.ProcessSample>> known) {
         this.proc = proc;
         this.core = core;
         this.timeline = timeline;
         this.events = events;
         this.known = known;
-        this.scansRest = scansRest;
     }
 
     public boolean helperRunning() {
@@ -100,15 +96,10 @@ public final class GuidedStop {
         dev.runaway.stop.StopCore.Confirmed c = core.confirmed(session);
         String command = c.session().plan().command();
         long runAt = System.nanoTime();
-        StopEngine.Outcome o;
-        // The window's scans rest from the first step to the outcome: the kill's exits need the CPU
-        // (the stop reads its own targets; the pulse keeps the charts going).
-        try (var rest = scansRest.get()) {
-            o = c.session().run(keepRevoked, step -> {
-                events.accept(StepEvents.of(step, command, timeline));
-                steps.accept(step);
-            });
-        }
+        StopEngine.Outcome o = c.session().run(keepRevoked, step -> {
+            events.accept(StepEvents.of(step, command, timeline));
+            steps.accept(step);
+        });
         long before = (runAt - confirmedAt) / 1_000_000;
         long growth = c.frozenFirst().isPresent() ? c.millisToGrowthStopped() : o.millisToGrowthStopped() < 0 ? -1 : before + o.millisToGrowthStopped();
         return new Ran(o, c, growth, o.millisToZero() < 0 ? -1 : before + o.millisToZero());
