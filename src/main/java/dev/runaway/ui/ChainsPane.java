@@ -183,7 +183,6 @@ final class ChainsPane {
         });
     }
 
-    /** The selected row as it is now, or null. */
     /** The group rows in the order the table shows them. */
     List<ConsoleRow> shownGroups() {
         List<ConsoleRow> shown = new ArrayList<>();
@@ -191,6 +190,31 @@ final class ChainsPane {
         return shown;
     }
 
+    /**
+     * The row the table draws at its top, when its cell is laid out and in sight (the window
+     * showing, this tab chosen, no scroll past it); else null. What a person sees, not what the
+     * model holds: rows given to the tree are drawn only at a later layout.
+     */
+    ConsoleRow topRowInSight() {
+        javafx.scene.Scene scene = table.view.getScene();
+        if (scene == null || scene.getWindow() == null || !scene.getWindow().isShowing()) return null;
+        for (javafx.scene.Node n : table.view.lookupAll(".tree-table-row-cell")) {
+            if (n instanceof javafx.scene.control.TreeTableRow<?> row && row.getIndex() == 0 && !row.isEmpty()
+                    && row.getTreeItem() != null && row.getTreeItem().getValue() instanceof ConsoleRow && inSight(row)) {
+                @SuppressWarnings("unchecked") // the only table of this pane holds ConsoleRow items
+                TreeItem<ConsoleRow> item = (TreeItem<ConsoleRow>) row.getTreeItem();
+                return ChainTree.current(item);
+            }
+        }
+        return null;
+    }
+
+    private static boolean inSight(javafx.scene.Node node) {
+        for (javafx.scene.Node n = node; n != null; n = n.getParent()) if (!n.isVisible()) return false;
+        return true;
+    }
+
+    /** The selected row as it is now, or null. */
     ConsoleRow selected() {
         TreeItem<ConsoleRow> item = table.view.getSelectionModel().getSelectedItem();
         return item == null || item.getValue() == null ? null : ChainTree.current(item);

@@ -16,8 +16,8 @@ import java.util.Set;
 
 /**
  * The console's first contact with a machine, as marks on one clock: its window shown, its
- * figures first shown, the runaway first named (the first row of the table, critical and
- * selected), and a guided stop's plan, confirmation and end. Each mark is taken once. Kept only
+ * figures first shown, the runaway first named (drawn as the table's top row in sight, critical
+ * and selected), and a guided stop's plan, confirmation and end. Each mark is taken once. Kept only
  * when asked for ({@link #ENVIRONMENT} names a file; {@code runaway bench stop --pressing N
  * --methods CONSOLE_OPENED} does), as one JSON line per mark.
  * <p>
@@ -63,6 +63,8 @@ public final class FirstContact {
 
     private final Path file;
     private final Set<Kind> taken = EnumSet.noneOf(Kind.class);
+    /** The critical, selected top row's key at the last layout, not named yet; else null. */
+    private String namingSeen;
 
     private FirstContact(Path file) {
         this.file = file;
@@ -86,23 +88,29 @@ public final class FirstContact {
         take(new Mark(Kind.FIGURES_SHOWN, System.nanoTime(), "", "", "", ""));
     }
 
-    /** Whether the runaway is still to be named (marks kept, not named yet): the window gathers its rows for it only then. */
+    /** Whether the runaway is still to be named (marks kept, not named yet): the window looks at its table for it only then. */
     public synchronized boolean awaitsNaming() {
         return file != null && !taken.contains(Kind.RUNAWAY_NAMED);
     }
 
     /**
-     * Rows were placed: when the first group shown is critical and selected, the runaway is named.
+     * A layout of the window: {@code top} is the table's top row in sight (null: none), {@code
+     * selectedKey} the selected row's. The runaway is named when a critical group is that row and
+     * selected in two layouts in a row: the first lays its cell out, and the frame drawn from it
+     * is on the screen by the next.
      *
-     * @param shownGroups the group rows in the order shown
-     * @param selectedKey the selected row's key, or null
+     * @return whether one more layout is wanted to name it
      */
-    public synchronized void rowsShown(List<ConsoleRow> shownGroups, String selectedKey) {
-        if (file == null || taken.contains(Kind.RUNAWAY_NAMED) || shownGroups.isEmpty()) return;
-        ConsoleRow first = shownGroups.get(0);
-        if (!first.critical() || !first.key().equals(selectedKey)) return;
-        take(new Mark(Kind.RUNAWAY_NAMED, System.nanoTime(), first.command(), first.badge(),
-                first.cells().get(GroupColumn.RATE.ordinal()), first.cells().get(GroupColumn.TASKS.ordinal())));
+    public synchronized boolean laidOut(ConsoleRow top, String selectedKey) {
+        if (file == null || taken.contains(Kind.RUNAWAY_NAMED)) return false;
+        String key = top != null && top.critical() && top.key().equals(selectedKey) ? top.key() : null;
+        boolean named = key != null && key.equals(namingSeen);
+        namingSeen = named ? null : key;
+        if (named) {
+            take(new Mark(Kind.RUNAWAY_NAMED, System.nanoTime(), top.command(), top.badge(),
+                    top.cells().get(GroupColumn.RATE.ordinal()), top.cells().get(GroupColumn.TASKS.ordinal())));
+        }
+        return key != null && !named;
     }
 
     /** A stop's panel moved to {@code phase} for {@code command}. */

@@ -12,7 +12,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The console's first-contact marks: the runaway named only when it is the first row and selected, each mark once, read back as written. */
+/** The console's first-contact marks: the runaway named only when drawn as the top row and selected, each mark once, read back as written. */
 class FirstContactTest {
     @TempDir
     Path dir;
@@ -32,21 +32,25 @@ class FirstContactTest {
     }
 
     @Test
-    void theRunawayIsNamedOnlyWhenTheFirstRowIsCriticalAndSelected() throws Exception {
+    void theRunawayIsNamedOnlyWhenDrawnFirstCriticalAndSelectedInTwoLayoutsInARow() throws Exception {
         Path file = dir.resolve("marks.jsonl");
         FirstContact marks = FirstContact.toFile(file);
         ConsoleRow fire = group("/tmp/fire/tool", true);
         ConsoleRow calm = group("/usr/bin/make", false);
 
-        marks.rowsShown(List.of(calm, fire), fire.key());  // the fire is not first
-        marks.rowsShown(List.of(fire, calm), null);        // first, but not selected
-        marks.rowsShown(List.of(calm), calm.key());        // first and selected, but calm
+        assertThat(marks.laidOut(null, fire.key())).isFalse();        // nothing drawn at the top yet
+        assertThat(marks.laidOut(calm, calm.key())).isFalse();        // drawn first and selected, but calm
+        assertThat(marks.laidOut(fire, null)).isFalse();              // drawn first, not selected
+        assertThat(marks.laidOut(fire, calm.key())).isFalse();        // another row selected
+        assertThat(marks.laidOut(fire, fire.key())).isTrue();         // laid out: one more layout wanted
+        assertThat(marks.laidOut(calm, fire.key())).isFalse();        // the next layout has another top row
+        assertThat(marks.laidOut(fire, fire.key())).isTrue();         // laid out again, first time in a row
         assertThat(FirstContact.read(file)).isEmpty();
 
         assertThat(marks.awaitsNaming()).isTrue();
-        marks.rowsShown(List.of(fire, calm), fire.key());
+        assertThat(marks.laidOut(fire, fire.key())).isFalse();        // the second layout in a row: named
         assertThat(marks.awaitsNaming()).isFalse();
-        marks.rowsShown(List.of(fire, calm), fire.key()); // once
+        assertThat(marks.laidOut(fire, fire.key())).isFalse();        // once
         List<FirstContact.Mark> read = FirstContact.read(file);
         assertThat(read).hasSize(1);
         FirstContact.Mark named = read.get(0);
@@ -55,6 +59,13 @@ class FirstContactTest {
         assertThat(named.badge()).isEqualTo("AT CAP pids.max 5000");
         assertThat(named.rate()).isEqualTo("+12.0/s");
         assertThat(named.tasks()).isEqualTo("5000");
+    }
+
+    @Test
+    void aConsoleNobodyMeasuresNamesNothing() {
+        ConsoleRow fire = group("/tmp/fire/tool", true);
+        assertThat(FirstContact.NONE.awaitsNaming()).isFalse();
+        assertThat(FirstContact.NONE.laidOut(fire, fire.key())).isFalse();
     }
 
     @Test
