@@ -29,6 +29,8 @@ final class CgroupWatch implements AutoCloseable {
     private volatile long lastRefusedNanos;
     private volatile long zeroNanos = -1;
     private volatile double loadMax;
+    /** Run once, on this thread, when the cgroup is first seen empty (what else was true at zero). */
+    private volatile Runnable atZero = () -> { };
 
     /** Watching starts now; times are from {@code startNanos} (System.nanoTime of the stop's start). */
     CgroupWatch(Sandbox sandbox, Path memberDir, long startNanos) {
@@ -59,7 +61,11 @@ final class CgroupWatch implements AutoCloseable {
             if (refusedNow > refused) lastRefusedNanos = now;
             refused = refusedNow;
             if (seen.cardinality() > before) lastGrowthNanos = now;
-            if (members == 0 && zeroNanos < 0) zeroNanos = now;
+            if (members == 0 && zeroNanos < 0) {
+                zeroNanos = now;
+                atZero.run();
+                atZero = () -> { };
+            }
             if (members != 0) zeroNanos = -1;
             loadMax = Math.max(loadMax, load1());
             try {
@@ -68,6 +74,11 @@ final class CgroupWatch implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /** {@code action} runs once when the cgroup is first seen empty. */
+    void atZero(Runnable action) {
+        atZero = action;
     }
 
     /**

@@ -109,15 +109,19 @@ public final class ConsoleOnFire {
             long keyToPlan = (plan.get().nanos() - keyAt) / 1_000_000;
             CgroupWatch watch;
             long enter;
+            CpuUse cpu = new CpuUse(console.toHandle());
+            java.util.concurrent.atomic.AtomicReference<String> cpuAtZero = new java.util.concurrent.atomic.AtomicReference<>("(no zero seen)");
             // The key is sent from a real-time thread: the clock starts at the person's Enter, not at this bench's wait for a CPU.
             try (var raised = dev.runaway.sys.Sched.raisedWithChildren()) {
                 enter = System.nanoTime();
                 watch = new CgroupWatch(drill.sandbox(), memberDir, enter);
+                watch.atZero(() -> cpuAtZero.set(cpu.sinceWords()));
                 xdotool("key", "--window", window, "Return");
             }
             Optional<FirstContact.Mark> end = awaitAny(marks, console, enter);
             watch.awaitZero(3000);
             watch.close();
+            String cpuWords = "to zero (outside) " + cpuAtZero.get() + "; to zero confirmed " + cpu.sinceWords();
             int left = drill.sandbox().memberPids().size();
             List<FirstContact.Mark> all = FirstContact.read(marks);
             long confirmed = since(enter, all, FirstContact.Kind.CONFIRMED);
@@ -125,7 +129,7 @@ public final class ConsoleOnFire {
             long zeroShown = end.map(m -> (m.nanos() - enter) / 1_000_000).orElse(-1L);
             Trial t = new Trial(tasks, shown, figures, launchToNamed, n.command(), n.command().equals(key), n.badge(), n.rate(),
                     keyToPlan, watch.millisToGrowthStopped(), watch.millisToZero(), zeroShown, zero, left, watch.loadMax(),
-                    "Enter reached the window " + confirmed + " ms after it was sent");
+                    "Enter reached the window " + confirmed + " ms after it was sent; from Enter " + cpuWords);
             progress.printf("  plan %,d ms after Ctrl+K; from Enter: growth stopped %,d ms, zero %,d ms (outside), '%s' shown %,d ms; %s%n",
                     keyToPlan, t.enterToGrowthStopped(), t.enterToZero(), zero ? "zero confirmed" : "no zero", zeroShown, t.note());
             progress.flush();
@@ -134,6 +138,44 @@ public final class ConsoleOnFire {
             if (console != null) quit(console);
             printStopSteps(home.resolve("state"));
             deleteTree(home);
+        }
+    }
+
+    /**
+     * The CPU the console (its launcher's tree) and its X server used from one moment on: while a
+     * stop kills thousands, each exit waits for a CPU, and what the window draws meanwhile is not
+     * theirs. Read from /proc (utime + stime), nothing signalled.
+     */
+    private static final class CpuUse {
+        private static final long TICK_MILLIS = 10; // USER_HZ is 100 on Linux
+        private final ProcessHandle console;
+        private final Optional<dev.runaway.model.ProcessIdentity> display = dev.runaway.ui.DisplayServer.local(System.getenv("DISPLAY"));
+        private final long consoleAt;
+        private final long displayAt;
+
+        CpuUse(ProcessHandle console) {
+            this.console = console;
+            this.consoleAt = consoleTicks();
+            this.displayAt = displayTicks();
+        }
+
+        private long consoleTicks() {
+            long ticks = ticks(console.pid());
+            for (ProcessHandle d : console.descendants().toList()) ticks += ticks(d.pid());
+            return ticks;
+        }
+
+        private long displayTicks() {
+            return display.map(id -> ticks(id.pid())).orElse(0L);
+        }
+
+        private static long ticks(long pid) {
+            return dev.runaway.procfs.ProcStat.read(Path.of("/proc"), (int) pid).map(dev.runaway.procfs.ProcStat::cpuTicks).orElse(0L);
+        }
+
+        String sinceWords() {
+            return String.format(java.util.Locale.ROOT, "the console used %,d ms of CPU%s", (consoleTicks() - consoleAt) * TICK_MILLIS,
+                    display.isPresent() ? String.format(java.util.Locale.ROOT, ", its X server %,d ms", (displayTicks() - displayAt) * TICK_MILLIS) : "");
         }
     }
 

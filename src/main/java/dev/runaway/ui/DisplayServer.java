@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * write their pid to {@code /tmp/.X<N>-lock}; a remote display (over SSH: {@code localhost:10})
  * has no local server to raise. On a Wayland session this finds Xwayland, not the compositor.
  */
-final class DisplayServer {
+public final class DisplayServer {
     /** {@code :N}, {@code :N.S} or {@code unix:N[.S]}: a local display; anything with a host name is not. */
     private static final Pattern LOCAL = Pattern.compile("(?:unix)?:(\\d+)(?:\\.\\d+)?");
 
@@ -28,7 +28,7 @@ final class DisplayServer {
     }
 
     /** The X server of {@code display} on this machine (pid and start time), when it is local and running. */
-    static Optional<ProcessIdentity> local(String display) {
+    public static Optional<ProcessIdentity> local(String display) {
         return local(display, Path.of("/tmp"), Path.of("/proc"));
     }
 
