@@ -30,10 +30,19 @@ public final class Analyzer {
     public static final double WINDOW_SECONDS = 10;
     /**
      * What a wrapper does: a version-manager shim, {@code man}, a launcher that re-executes itself
-     * recur up to this many times along one line. Recursion is flagged beyond it, or when the
-     * repetition keeps growing (it rose at {@link #GROWING_RECURSION_STEPS} scans and is at least this).
+     * recur up to this many times along one line. Recursion is one invocation (the same command
+     * line in the same directory) recurring beyond it, or when its repetition keeps growing (it
+     * rose at {@link #GROWING_RECURSION_STEPS} scans and is at least this); or a command deeper
+     * than {@link #DEEPER_THAN_BUILDS}, whatever its arguments.
      */
     public static final int WRAPPER_REPEATS = 3;
+    /**
+     * A command along one line more often than this, whatever its arguments, is recursion: a
+     * {@code make -C} descent or a task runner per package recurs with other words or in another
+     * directory at each level, and builds do not go this deep; a runaway that counts its levels
+     * in an argument does. The guard's {@code deep-recursion-depth} defaults to it.
+     */
+    public static final int DEEPER_THAN_BUILDS = 30;
     static final int GROWING_RECURSION_STEPS = 2;
     /** Memory growth below this (a JVM warming up, a cache filling) is not a runaway. */
     public static final double MEMORY_NOISE_BYTES_PER_SECOND = 1 << 20;
@@ -200,7 +209,7 @@ public final class Analyzer {
         Recursion recursion = Recursion.find(key, members, repeats, identical, forest);
         // The console's own watchdogs detach to init on purpose, and its helpers are not a loop.
         boolean orphans = !self && firstMembersAdopted(key, chains, forest);
-        boolean recursive = !self && recursive(key, recursion.repeats());
+        boolean recursive = !self && recursive(key, recursion);
 
         String cgroup = cgroups.size() == 1 ? cgroups.iterator().next() : "";
         Optional<CgroupPids.Cap> cap = cgroup.isEmpty() ? Optional.empty() : cgroupPids.cap(cgroup);
@@ -250,16 +259,21 @@ public final class Analyzer {
     }
 
     /**
-     * Recursion as a signal: a key repeated along one line beyond what a wrapper does, or whose
-     * repetition keeps growing from scan to scan without falling back (a suite re-entering itself,
-     * one level at a time; a shell's forked subshells, which share its command line, come and go).
+     * Recursion, the one definition (the console's R, top's, the metrics', the events', and what
+     * the guard's depths count from): one invocation repeated along one line beyond what a wrapper
+     * does, or whose repetition keeps growing from scan to scan without falling back (a suite
+     * re-entering itself, one level at a time; a shell's forked subshells, which share its command
+     * line, come and go); or the command deeper than builds go, whatever its arguments. A deep
+     * {@code make -C} recurs in another directory at each level: not recursion.
      */
-    private boolean recursive(String key, int repeats) {
-        int[] seen = repetition.computeIfAbsent(key, k -> new int[] {repeats, 0});
-        if (repeats > seen[0]) seen[1]++;
-        else if (repeats < seen[0]) seen[1] = 0; // a shell's subshells nest and unnest: not growing
-        seen[0] = repeats;
-        return repeats > WRAPPER_REPEATS || (repeats >= WRAPPER_REPEATS && seen[1] >= GROWING_RECURSION_STEPS);
+    private boolean recursive(String key, Recursion r) {
+        if (r.repeats() > DEEPER_THAN_BUILDS) return true;
+        int same = r.identical();
+        int[] seen = repetition.computeIfAbsent(key, k -> new int[] {same, 0});
+        if (same > seen[0]) seen[1]++;
+        else if (same < seen[0]) seen[1] = 0; // a shell's subshells nest and unnest: not growing
+        seen[0] = same;
+        return same > WRAPPER_REPEATS || (same >= WRAPPER_REPEATS && seen[1] >= GROWING_RECURSION_STEPS);
     }
 
     /** For tests: which pid is "this console". */

@@ -44,7 +44,7 @@ public record GuardPolicy(int recursionDepth, int deepRecursionDepth, Duration r
                           Set<Integer> allowUsers, Optional<Duration> killAfter, boolean notifyOwner, List<String> watchCgroups) {
     public static final Path DEFAULT_FILE = Path.of("/etc/runaway/guard.conf");
 
-    public static final GuardPolicy DEFAULTS = new GuardPolicy(5, 30, Duration.ofSeconds(10), Duration.ofSeconds(10),
+    public static final GuardPolicy DEFAULTS = new GuardPolicy(5, dev.runaway.analysis.Analyzer.DEEPER_THAN_BUILDS, Duration.ofSeconds(10), Duration.ofSeconds(10),
             Duration.ofMinutes(5), Duration.ofSeconds(10), 100, Set.of(), List.of(), Set.of(), Optional.empty(), true, List.of());
 
     /** A line of the file that is not a setting of ours, with its number. */

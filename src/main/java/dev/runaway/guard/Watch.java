@@ -83,11 +83,13 @@ public final class Watch {
             if (neverHeld(g)) continue;
             int before = out.size();
             boolean deepening = now - s.deepenedAt <= policy.recursionWindow().toSeconds();
-            if (g.recursive() && deepening && g.identicalRepeats() > policy.recursionDepth()) {
+            // The counts are the analysis's (Recursion), the depths the policy's: at the defaults
+            // each rule holds only what the console marks recursive (Analyzer#recursive).
+            if (deepening && g.identicalRepeats() > policy.recursionDepth()) {
                 out.add(new Verdict(g, GuardRule.GROWING_RECURSION, "its command recurs " + g.identicalRepeats()
                         + " times along one line with the same arguments and directory (" + String.join(", ", g.cycle())
                         + ") and is still deepening (policy: more than " + policy.recursionDepth() + ")"));
-            } else if (g.recursive() && deepening && g.repeats() > policy.deepRecursionDepth()) {
+            } else if (deepening && g.repeats() > policy.deepRecursionDepth()) {
                 out.add(new Verdict(g, GuardRule.GROWING_RECURSION, "its command recurs " + g.repeats() + " times along one line ("
                         + String.join(", ", g.cycle()) + "), deeper than builds go, and is still deepening (policy: more than "
                         + policy.deepRecursionDepth() + ")"));

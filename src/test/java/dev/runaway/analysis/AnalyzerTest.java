@@ -366,6 +366,50 @@ class AnalyzerTest {
     }
 
     @Test
+    void aDeepMakeDescendingIntoDirectoriesIsNotRecursionAtAnyPaceButBeyondThirtyLevelsAnyCommandIs() {
+        List<ProcessSample> p = shell();
+        p.add(proc(400, 50).binary("/usr/bin/make", "all").session(50).build());
+        analyze(0, p);
+        for (int level = 1; level <= 11; level++) { // one level deeper every scan: still deepening
+            p.add(proc(400 + level, 399 + level).binary("/usr/bin/make", "-C", "lib" + level).session(50).build());
+            Group make = group(analyze(0.5 * level, p), "/usr/bin/make");
+            assertThat(make.repeats()).isEqualTo(level + 1);
+            assertThat(make.identicalRepeats()).isEqualTo(1);
+            assertThat(make.recursive()).as("make -C lib%d: another directory each level", level).isFalse();
+        }
+
+        for (int level = 12; level <= Analyzer.DEEPER_THAN_BUILDS - 1; level++) {
+            p.add(proc(400 + level, 399 + level).binary("/usr/bin/make", "-C", "lib" + level).session(50).build());
+        }
+        Group thirty = group(analyze(10, p), "/usr/bin/make");
+        assertThat(thirty.repeats()).isEqualTo(Analyzer.DEEPER_THAN_BUILDS);
+        assertThat(thirty.recursive()).as("as deep as builds go").isFalse();
+
+        p.add(proc(400 + Analyzer.DEEPER_THAN_BUILDS, 399 + Analyzer.DEEPER_THAN_BUILDS)
+                .binary("/usr/bin/make", "-C", "lib" + Analyzer.DEEPER_THAN_BUILDS).session(50).build());
+        Group deeper = group(analyze(10.5, p), "/usr/bin/make");
+        assertThat(deeper.repeats()).isEqualTo(Analyzer.DEEPER_THAN_BUILDS + 1);
+        assertThat(deeper.recursive()).as("deeper than builds go, whatever its arguments").isTrue();
+    }
+
+    @Test
+    void fourLevelsOfOneInvocationAreRecursionWhereFourOfOneScriptWithOtherArgumentsAreNot() {
+        List<ProcessSample> p = shell();
+        for (int level = 0; level < 4; level++) {
+            p.add(proc(320 + level, level == 0 ? 50 : 319 + level).exe("/usr/bin/bash").args("bash", "/d/x.sh", "step" + level)
+                    .session(50).build());
+        }
+        Group steps = group(analyze(0, p), "/d/x.sh");
+        assertThat(steps.repeats()).isEqualTo(4);
+        assertThat(steps.recursive()).as("x.sh step0 .. step3: a bounded descent").isFalse();
+
+        for (int level = 0; level < 4; level++) p.add(bashScript(330 + level, level == 0 ? 50 : 329 + level, "/d/y.sh", 50));
+        Group same = group(analyze(0.5, p), "/d/y.sh");
+        assertThat(same.identicalRepeats()).isEqualTo(4);
+        assertThat(same.recursive()).as("y.sh four times with the same words, in the same directory").isTrue();
+    }
+
+    @Test
     void subshellsThatNestAndUnnestAreNotGrowingRecursion() {
         List<ProcessSample> p = shell();
         p.add(bashScript(310, 50, "/d/x.sh", 50));
