@@ -95,8 +95,13 @@ public final class ConsoleOnFire {
             }
             FirstContact.Mark n = named.get();
             long launchToNamed = (n.nanos() - launch) / 1_000_000;
+            String startCpu = CpuUse.fromLaunch(console.toHandle()).sinceWords();
             progress.printf("  shown %,d ms, figures %,d ms, the runaway named %,d ms after the launch: %s, %s, %s%n", shown, figures,
                     launchToNamed, n.command(), n.badge(), n.rate());
+            progress.printf("    its start, ms from the launch: JVM %,d, session %,d, toolkit %,d, shown %,d, first rows %,d, named %,d; %s%n",
+                    since(launch, seen, FirstContact.Kind.JVM_STARTED), since(launch, seen, FirstContact.Kind.SESSION_STARTED),
+                    since(launch, seen, FirstContact.Kind.TOOLKIT_STARTED), shown, since(launch, seen, FirstContact.Kind.FIRST_ROWS),
+                    launchToNamed, startCpu);
             progress.flush();
             String window = windowId();
             if (screenshot != null) screen(screenshot, window);
@@ -109,7 +114,7 @@ public final class ConsoleOnFire {
             long keyToPlan = (plan.get().nanos() - keyAt) / 1_000_000;
             CgroupWatch watch;
             long enter;
-            CpuUse cpu = new CpuUse(console.toHandle());
+            CpuUse cpu = CpuUse.fromNow(console.toHandle());
             java.util.concurrent.atomic.AtomicReference<String> cpuAtZero = new java.util.concurrent.atomic.AtomicReference<>("(no zero seen)");
             // The key is sent from a real-time thread: the clock starts at the person's Enter, not at this bench's wait for a CPU.
             try (var raised = dev.runaway.sys.Sched.raisedWithChildren()) {
@@ -152,17 +157,32 @@ public final class ConsoleOnFire {
         private final Optional<dev.runaway.model.ProcessIdentity> display = dev.runaway.ui.DisplayServer.local(System.getenv("DISPLAY"));
         private final long consoleAt;
         private final long displayAt;
+        private final java.util.Map<Long, Long> threadsAt;
 
-        CpuUse(ProcessHandle console) {
+        /** From the console's start: nothing counted before it. */
+        static CpuUse fromLaunch(ProcessHandle console) {
+            return new CpuUse(console, true);
+        }
+
+        /** From now. */
+        static CpuUse fromNow(ProcessHandle console) {
+            return new CpuUse(console, false);
+        }
+
+        private CpuUse(ProcessHandle console, boolean fromLaunch) {
             this.console = console;
-            this.consoleAt = consoleTicks();
+            this.consoleAt = fromLaunch ? 0 : consoleTicks();
             this.displayAt = displayTicks();
+            this.threadsAt = fromLaunch ? java.util.Map.of() : threadTicks().values().stream()
+                    .collect(java.util.stream.Collectors.toMap(ThreadTicks::tid, ThreadTicks::ticks, Long::sum));
+        }
+
+        private java.util.stream.Stream<ProcessHandle> tree() {
+            return java.util.stream.Stream.concat(java.util.stream.Stream.of(console), console.descendants());
         }
 
         private long consoleTicks() {
-            long ticks = ticks(console.pid());
-            for (ProcessHandle d : console.descendants().toList()) ticks += ticks(d.pid());
-            return ticks;
+            return tree().mapToLong(p -> ticks(p.pid())).sum();
         }
 
         private long displayTicks() {
@@ -173,9 +193,42 @@ public final class ConsoleOnFire {
             return dev.runaway.procfs.ProcStat.read(Path.of("/proc"), (int) pid).map(dev.runaway.procfs.ProcStat::cpuTicks).orElse(0L);
         }
 
+        private record ThreadTicks(long tid, String name, long ticks) {
+        }
+
+        /** Each live thread of the console's processes, by thread id. */
+        private java.util.Map<Long, ThreadTicks> threadTicks() {
+            java.util.Map<Long, ThreadTicks> all = new java.util.HashMap<>();
+            tree().forEach(p -> {
+                Path tasks = Path.of("/proc", Long.toString(p.pid()), "task");
+                try (var list = Files.list(tasks)) {
+                    for (Path t : list.toList()) {
+                        int tid = Integer.parseInt(t.getFileName().toString());
+                        dev.runaway.procfs.ProcStat.read(tasks, tid).ifPresent(st -> all.put((long) tid, new ThreadTicks(tid, st.comm(), st.cpuTicks())));
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // the process ended meanwhile: its threads are not counted
+                }
+            });
+            return all;
+        }
+
+        /** Where the CPU went: the live threads' shares, numbered kinds summed (GC Thread#0, #1), the largest first. */
+        private String threadWords() {
+            java.util.Map<String, Long> byName = new java.util.TreeMap<>();
+            for (ThreadTicks t : threadTicks().values()) {
+                long used = t.ticks() - threadsAt.getOrDefault(t.tid(), 0L);
+                if (used > 0) byName.merge(t.name().replaceAll("[#-]?\\d+$", ""), used * TICK_MILLIS, Long::sum);
+            }
+            return byName.entrySet().stream().sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(6)
+                    .map(e -> String.format(java.util.Locale.ROOT, "%s %,d", e.getKey(), e.getValue()))
+                    .collect(java.util.stream.Collectors.joining(", ", " (threads, ms: ", ")"));
+        }
+
         String sinceWords() {
-            return String.format(java.util.Locale.ROOT, "the console used %,d ms of CPU%s", (consoleTicks() - consoleAt) * TICK_MILLIS,
-                    display.isPresent() ? String.format(java.util.Locale.ROOT, ", its X server %,d ms", (displayTicks() - displayAt) * TICK_MILLIS) : "");
+            return String.format(java.util.Locale.ROOT, "the console used %,d ms of CPU%s%s", (consoleTicks() - consoleAt) * TICK_MILLIS,
+                    threadWords(), display.isPresent() ? String.format(java.util.Locale.ROOT, ", its X server %,d ms",
+                            (displayTicks() - displayAt) * TICK_MILLIS) : "");
         }
     }
 

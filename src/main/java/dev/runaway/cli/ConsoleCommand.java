@@ -94,6 +94,7 @@ public final class ConsoleCommand implements Callable<Integer> {
         }
         OomShield.protectSelf(Path.of("/proc"), null).ifPresent(err::println);
         ConsoleSession session = replay != null ? ConsoleSession.replay(replay) : ConsoleSession.live(recordTo());
+        dev.runaway.view.FirstContact.startup(dev.runaway.view.FirstContact.Kind.SESSION_STARTED);
         Scenario drillShape = scenario;
         try {
             session.recorder().flatMap(r -> r.writer()).ifPresent(w -> out.println("Recording to " + w.file()));

@@ -61,6 +61,7 @@ public final class ConsoleApp {
         CountDownLatch closed = new CountDownLatch(1);
         AtomicLong once = new AtomicLong(-1);
         Runnable open = () -> {
+            dev.runaway.view.FirstContact.startup(dev.runaway.view.FirstContact.Kind.TOOLKIT_STARTED);
             WindowClass.apply();
             Stage stage = new Stage();
             stage.setOnShown(e -> Platform.runLater(() -> {

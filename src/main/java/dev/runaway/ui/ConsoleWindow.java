@@ -224,6 +224,7 @@ public final class ConsoleWindow {
             preparer.prepare(() -> tree.prepare(snapshot.groups(), filterText), rows -> {
                 state.prepared();
                 chains.showLive(rows, snapshot.cgroups(), snapshot.groups(), drill);
+                if (!rows.rows().isEmpty()) firstContact.firstRows();
             });
         } else if (state.takeRecorded(scan)) {
             chains.showRecorded(scan);
@@ -383,7 +384,7 @@ public final class ConsoleWindow {
             w.preparer.close();
             onHidden.run();
         });
-        stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_SHOWN, e -> w.firstContact.windowShown());
+        stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_SHOWN, e -> w.firstContact.windowShown(java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime()));
         if (w.firstContact.awaitsNaming()) w.scene.addPostLayoutPulseListener(w::afterLayout);
         stage.show();
         return w;

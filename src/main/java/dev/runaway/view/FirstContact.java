@@ -29,10 +29,18 @@ public final class FirstContact {
     public static final String ENVIRONMENT = "RUNAWAY_FIRST_CONTACT";
 
     public enum Kind {
+        /** The JVM started (its uptime taken back from the window's shown moment): the launcher's share is before. */
+        JVM_STARTED,
+        /** The live session (its sampler) started, before the toolkit. */
+        SESSION_STARTED,
+        /** JavaFX started: its first runnable on the toolkit thread. */
+        TOOLKIT_STARTED,
         /** The window is on the screen (the stage shown). */
         WINDOW_SHOWN,
         /** The header shows the machine's figures (the first pulse drawn). */
         FIGURES_SHOWN,
+        /** The table got its first scan's rows. */
+        FIRST_ROWS,
         /** The table's first row is a critical group, and it is selected: the runaway named. */
         RUNAWAY_NAMED,
         /** A stop's plan is on screen, its confirmation one Enter away. */
@@ -80,8 +88,30 @@ public final class FirstContact {
         return value == null || value.isBlank() ? NONE : toFile(Path.of(value));
     }
 
-    public void windowShown() {
-        take(new Mark(Kind.WINDOW_SHOWN, System.nanoTime(), "", "", "", ""));
+    /**
+     * A start-up moment of this process, before any window exists: kept in memory (a clock read)
+     * and written with the window's shown mark, so measuring the start does not load the JSON
+     * writer earlier than the console itself does.
+     */
+    public static void startup(Kind kind) {
+        STARTUP.putIfAbsent(kind, System.nanoTime());
+    }
+
+    private static final java.util.Map<Kind, Long> STARTUP = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** @param jvmUptimeMillis how long the JVM had been running at this moment */
+    public void windowShown(long jvmUptimeMillis) {
+        long now = System.nanoTime();
+        take(new Mark(Kind.JVM_STARTED, now - jvmUptimeMillis * 1_000_000, "", "", "", ""));
+        for (Kind k : List.of(Kind.SESSION_STARTED, Kind.TOOLKIT_STARTED)) {
+            Long at = STARTUP.get(k);
+            if (at != null) take(new Mark(k, at, "", "", "", ""));
+        }
+        take(new Mark(Kind.WINDOW_SHOWN, now, "", "", "", ""));
+    }
+
+    public void firstRows() {
+        take(new Mark(Kind.FIRST_ROWS, System.nanoTime(), "", "", "", ""));
     }
 
     public void figuresShown() {

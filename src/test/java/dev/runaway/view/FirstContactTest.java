@@ -73,7 +73,7 @@ class FirstContactTest {
         Path file = dir.resolve("marks.jsonl");
         FirstContact marks = FirstContact.toFile(file);
         long before = System.nanoTime();
-        marks.windowShown();
+        marks.windowShown(0);
         marks.figuresShown();
         marks.figuresShown();
         marks.stopPhase(StopOffer.Phase.PLANNING, "/tmp/fire/tool");
@@ -81,7 +81,7 @@ class FirstContactTest {
         marks.stopPhase(StopOffer.Phase.RUNNING, "/tmp/fire/tool");
         marks.stopPhase(StopOffer.Phase.DONE, "/tmp/fire/tool");
         marks.stopEnded(true, "/tmp/fire/tool");
-        List<FirstContact.Mark> read = FirstContact.read(file);
+        List<FirstContact.Mark> read = FirstContact.read(file).stream().filter(m -> !STARTUP.contains(m.kind())).toList();
         assertThat(read).extracting(FirstContact.Mark::kind).containsExactly(FirstContact.Kind.WINDOW_SHOWN,
                 FirstContact.Kind.FIGURES_SHOWN, FirstContact.Kind.PLAN_SHOWN, FirstContact.Kind.CONFIRMED,
                 FirstContact.Kind.ZERO_CONFIRMED);
@@ -89,10 +89,30 @@ class FirstContactTest {
         assertThat(read).extracting(FirstContact.Mark::nanos).isSorted();
     }
 
+    private static final java.util.Set<FirstContact.Kind> STARTUP = java.util.EnumSet.of(FirstContact.Kind.JVM_STARTED,
+            FirstContact.Kind.SESSION_STARTED, FirstContact.Kind.TOOLKIT_STARTED);
+
+    @Test
+    void startUpMomentsAreWrittenWithTheWindowShownTheJvmsStartTakenBackFromItsUptime() throws Exception {
+        Path file = dir.resolve("marks.jsonl");
+        FirstContact.startup(FirstContact.Kind.TOOLKIT_STARTED);
+        FirstContact.startup(FirstContact.Kind.SESSION_STARTED);
+        long before = System.nanoTime();
+        FirstContact.toFile(file).windowShown(1500);
+        long after = System.nanoTime();
+        java.util.Map<FirstContact.Kind, Long> at = new java.util.EnumMap<>(FirstContact.Kind.class);
+        for (FirstContact.Mark m : FirstContact.read(file)) at.put(m.kind(), m.nanos());
+        assertThat(at.keySet()).containsExactly(FirstContact.Kind.JVM_STARTED, FirstContact.Kind.SESSION_STARTED,
+                FirstContact.Kind.TOOLKIT_STARTED, FirstContact.Kind.WINDOW_SHOWN);
+        assertThat(at.get(FirstContact.Kind.WINDOW_SHOWN)).isBetween(before, after);
+        assertThat(at.get(FirstContact.Kind.WINDOW_SHOWN) - at.get(FirstContact.Kind.JVM_STARTED)).isEqualTo(1_500_000_000L);
+        assertThat(at.get(FirstContact.Kind.TOOLKIT_STARTED)).isLessThan(before);
+    }
+
     @Test
     void aConsoleNobodyMeasuresWritesNothing() throws Exception {
         FirstContact none = FirstContact.fromEnvironment("");
-        none.windowShown();
+        none.windowShown(0);
         none.stopEnded(false, "/x");
         assertThat(none).isSameAs(FirstContact.NONE);
         assertThat(none.awaitsNaming()).isFalse();
