@@ -43,6 +43,19 @@ public final class CgroupFiles {
         return dev.runaway.procfs.CgroupPids.keyed(file, key);
     }
 
+    /**
+     * Whether this cgroup or one below it holds a process, from the kernel's own flag in
+     * cgroup.events (a few bytes, where the member list of thousands is kilobytes to parse); a
+     * cgroup that is gone holds none. Without that file (not v2), from the member lists.
+     */
+    public static boolean populated(Path dir) {
+        Path events = dir.resolve("cgroup.events");
+        OptionalLong flag = readKeyed(events, "populated");
+        if (flag.isPresent()) return flag.getAsLong() != 0;
+        if (!Files.isDirectory(dir)) return false;
+        return !membersRecursive(dir).isEmpty();
+    }
+
     /** Members of this cgroup and of every cgroup below it. */
     public static Set<Integer> membersRecursive(Path dir) {
         Set<Integer> pids = new HashSet<>();

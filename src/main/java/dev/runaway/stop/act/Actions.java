@@ -24,6 +24,11 @@ public interface Actions {
     /** Members of a cgroup and its children, from the kernel. */
     Set<Integer> members(String cgroup);
 
+    /** Whether the cgroup or a child holds any process: cheaper than {@link #members} where the kernel keeps the flag. */
+    default boolean populated(String cgroup) {
+        return !members(cgroup).isEmpty();
+    }
+
     /** Makes a frozen quarantine cgroup; returns its path. */
     String quarantine(String name) throws StopException;
 

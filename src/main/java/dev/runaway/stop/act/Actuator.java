@@ -213,6 +213,11 @@ public final class Actuator implements Actions, HelperControl, AutoCloseable {
         return CgroupFiles.membersRecursive(dir(cgroup));
     }
 
+    @Override
+    public boolean populated(String cgroup) {
+        return CgroupFiles.populated(dir(cgroup));
+    }
+
 
     @Override
     public boolean isFrozen(String cgroup) {
