@@ -170,14 +170,14 @@ final class ChainsPane {
         if (item != null) table.view.getSelectionModel().select(item);
     }
 
-    /** The runaway selected, its chains expanded, scrolled near the top. */
+    /** The runaway selected, its chains expanded (when a person can read them), scrolled near the top. */
     private void openOnTheRunaway(Optional<ConsoleState.DrillRun> drill, List<Group> groups) {
         state.openOn(shownGroups(), drill, groups).ifPresent(open -> {
             TreeItem<ConsoleRow> item = tree.find(open.key());
             TreeItem<ConsoleRow> before = open.collapse() == null ? null : tree.find(open.collapse());
             if (before != null && before != item) before.setExpanded(false);
             if (item == null) return;
-            item.setExpanded(true);
+            item.setExpanded(open.expand());
             table.view.getSelectionModel().select(item);
             table.view.scrollTo(Math.max(0, table.view.getRow(item) - 2));
         });

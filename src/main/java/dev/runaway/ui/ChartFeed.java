@@ -44,12 +44,15 @@ public final class ChartFeed implements AutoCloseable {
     /** Charts redraw at most this often: software rendering (no GPU) pays for every redraw. */
     static final long BATCH_MILLIS = 1000;
     private static final Object STOP = new Object();
+    /** How often a held feed looks whether it was released. */
+    private static final long HELD_LOOK_MILLIS = 50;
     private final Timeline timeline;
     private final Sink sink;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile String selected;
     private volatile long lastBatchNanos;
+    private volatile boolean held;
 
     public ChartFeed(Timeline timeline, Sink sink) {
         this.timeline = timeline;
@@ -73,6 +76,14 @@ public final class ChartFeed implements AutoCloseable {
         queue.add(new Select(command == null ? "" : command));
     }
 
+    /**
+     * Held, nothing reaches the charts (no redraw); what arrives meanwhile waits in the queue and
+     * is drawn in one batch on release, none lost.
+     */
+    public void hold(boolean held) {
+        this.held = held;
+    }
+
     /** When the newest batch reached the sink (System.nanoTime), for the responsiveness bench. */
     public long lastBatchNanos() {
         return lastBatchNanos;
@@ -93,6 +104,7 @@ public final class ChartFeed implements AutoCloseable {
             while (true) {
                 Object first = queue.poll(1, TimeUnit.SECONDS);
                 if (first == null) continue;
+                while (held) Thread.sleep(HELD_LOOK_MILLIS); // what came is drawn on release, with all that comes meanwhile
                 batch.add(first);
                 queue.drainTo(batch);
                 List<PulsePoint> newPulses = new ArrayList<>();
@@ -163,6 +175,7 @@ public final class ChartFeed implements AutoCloseable {
 
     @Override
     public void close() {
+        held = false;
         queue.add(STOP);
     }
 

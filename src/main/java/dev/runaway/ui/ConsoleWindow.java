@@ -75,6 +75,8 @@ public final class ConsoleWindow {
     final StackPane overlay = new StackPane();
     final CheckMenuItem dark = new CheckMenuItem("Dark theme");
     StopPanel stopPanel;
+    /** A confirmed stop runs: nothing but its panel is drawn. */
+    private boolean held;
     /** Where windows find their X server; tests give a stand-in before a window opens. */
     static final Supplier<Optional<ProcessIdentity>> LOCAL_X_SERVER = () -> DisplayServer.local(System.getenv("DISPLAY"));
     static volatile Supplier<Optional<ProcessIdentity>> displayServer = LOCAL_X_SERVER;
@@ -136,7 +138,7 @@ public final class ConsoleWindow {
         VBox top = new VBox(menuBar, banner(), helperOffer.node, header.node);
         overlay.getChildren().add(new BorderPane(center(), top, null, statusLine(), null));
         if (session.guidedStop().isPresent()) {
-            stopPanel = new StopPanel(session.guidedStop().get(), this::closeStop, this::openReport, firstContact);
+            stopPanel = new StopPanel(session.guidedStop().get(), this::closeStop, this::openReport, firstContact, this::hold);
             StackPane backdrop = new StackPane(stopPanel.card);
             backdrop.getStyleClass().add("backdrop");
             backdrop.setVisible(false);
@@ -203,9 +205,17 @@ public final class ConsoleWindow {
         return line;
     }
 
+    /** While a confirmed stop runs the window holds its figures, rows and charts still (see {@link dev.runaway.view.StopOffer#holdsWindow}). */
+    private void hold(boolean held) {
+        if (held == this.held) return;
+        this.held = held;
+        feed.hold(held);
+        if (!held) refresh(); // the figures the stop left, at once
+    }
+
     /** On the JavaFX thread, twice a second: figures and rows from the newest data; once a second the status line. */
     void refresh() {
-        if (preparer.closed()) return; // closed: a tick queued before the close
+        if (preparer.closed() || held) return; // closed: a tick queued before the close
         boolean everySecond = ticks++ % 2 == 0;
         PulsePoint pulse = latestPulse;
         GroupScan scan = latestScan;

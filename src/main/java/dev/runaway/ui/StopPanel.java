@@ -55,12 +55,16 @@ final class StopPanel {
     private java.util.concurrent.CompletableFuture<StopSession> confirmed;
 
     private final dev.runaway.view.FirstContact firstContact;
+    private final java.util.function.Consumer<Boolean> onHold;
 
     /**
      * @param onReport     opens the incident's report (after a stop)
      * @param firstContact told the stop's phases (a bench's marks; {@link dev.runaway.view.FirstContact#NONE} otherwise)
+     * @param onHold       told, on the JavaFX thread, whether the window is to hold still ({@link StopOffer#holdsWindow})
      */
-    StopPanel(GuidedStop stop, Runnable onClose, Runnable onReport, dev.runaway.view.FirstContact firstContact) {
+    StopPanel(GuidedStop stop, Runnable onClose, Runnable onReport, dev.runaway.view.FirstContact firstContact,
+              java.util.function.Consumer<Boolean> onHold) {
+        this.onHold = onHold;
         this.stop = stop;
         this.firstContact = firstContact;
         this.onClose = onClose;
@@ -224,6 +228,7 @@ final class StopPanel {
     /** Shows what the panel offers at this phase. */
     private void offer(StopOffer o) {
         offer = o;
+        onHold.accept(o.holdsWindow());
         firstContact.stopPhase(o.phase(), row == null ? "" : row.command());
         close.setText(o.closeText());
         close.setDisable(!o.closeEnabled());

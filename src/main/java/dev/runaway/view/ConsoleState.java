@@ -25,9 +25,21 @@ public final class ConsoleState {
     public record DrillRun(String id, Set<Integer> members) {
     }
 
-    /** The row to select on opening, and the row an earlier opening expanded that now gives way (or null). */
-    public record Open(String key, String collapse) {
+    /**
+     * The row to select on opening, the row an earlier opening expanded that now gives way (or
+     * null), and whether to open its chains ({@link #OPEN_EXPANDED_CHAINS}).
+     */
+    public record Open(String key, String collapse, boolean expand) {
     }
+
+    /**
+     * A group the window opens on shows its chains when it has at most this many. A fire of
+     * thousands of one-process chains (5,000 pressing: "chain from pid N, 1 task" 2,000 times) is
+     * a list nobody reads, and the table took it anew with every scan: the JavaFX thread was busy
+     * 1.2-1.9 s at a time, and the person's Enter on STOP waited that long (2 of 5 bench trials).
+     * Expanding it by hand still lists them.
+     */
+    public static final int OPEN_EXPANDED_CHAINS = 50;
 
     private final boolean live;
     private HeaderFigures header = HeaderFigures.empty();
@@ -147,7 +159,8 @@ public final class ConsoleState {
         openedOn = drillId;
         openedKey = key;
         selectedKey = key;
-        return Optional.of(new Open(key, collapse));
+        int chains = groups.stream().filter(g -> key.equals("g:" + g.command())).mapToInt(g -> g.chains().size()).max().orElse(0);
+        return Optional.of(new Open(key, collapse, chains <= OPEN_EXPANDED_CHAINS));
     }
 
     /**

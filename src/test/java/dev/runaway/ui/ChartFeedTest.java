@@ -84,6 +84,40 @@ class ChartFeedTest {
         }
     }
 
+    @Test
+    void aHeldFeedDrawsNothingAndOnReleaseDrawsAllThatCameMeanwhileOnce() throws Exception {
+        Timeline timeline = new Timeline(Instant.EPOCH, 0, "test");
+        timeline.add(pulse(0.0, 100));
+        Recorded sink = new Recorded();
+        try (ChartFeed feed = new ChartFeed(timeline, sink).start()) {
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> {
+                synchronized (sink) {
+                    return sink.seconds.size() == 1;
+                }
+            });
+            feed.hold(true);
+            for (int i = 1; i <= 20; i++) timeline.add(pulse(i * 0.1, 100 + i));
+            timeline.add(new TimelineEvent(2.5, Instant.EPOCH, EventKind.STOP_STEP, "kill", "", 7, -1, "/tmp/tool", -1));
+            // Longer than a batch: a feed that did not hold would have drawn them by now.
+            org.awaitility.Awaitility.await().during(java.time.Duration.ofMillis(ChartFeed.BATCH_MILLIS + 500))
+                    .atMost(java.time.Duration.ofSeconds(5)).until(() -> {
+                        synchronized (sink) {
+                            return sink.seconds.size() == 1 && sink.events.isEmpty();
+                        }
+                    });
+            feed.hold(false);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> {
+                synchronized (sink) {
+                    return sink.seconds.size() == 21 && sink.events.size() == 1;
+                }
+            });
+            synchronized (sink) {
+                assertThat(sink.seconds).isSorted().doesNotHaveDuplicates();
+                assertThat(sink.events).containsExactly("kill");
+            }
+        }
+    }
+
     private static PulsePoint pulse(double s, int tasks) {
         return new PulsePoint(s, Instant.EPOCH, tasks, 0, 0, 8L << 30, 4L << 30, 0, 0, 1.0, 0.5, 32768);
     }

@@ -46,7 +46,7 @@ class ConsoleStateTest {
         Object scan = new Object();
         assertThat(state.takeLive(scan, 10 * S)).isTrue();
         assertThat(state.openOn(shown, Optional.empty(), List.of(TOOL, JAVA)))
-                .contains(new ConsoleState.Open("g:/tmp/t/tool", null));
+                .contains(new ConsoleState.Open("g:/tmp/t/tool", null, true));
         assertThat(state.selectedKey()).isEqualTo("g:/tmp/t/tool");
         assertThat(state.openOn(shown, Optional.empty(), List.of(TOOL, JAVA))).as("once").isEmpty();
         assertThat(state.firstRow()).as("first whatever the order while it is the selection").isEqualTo("g:/tmp/t/tool");
@@ -67,6 +67,27 @@ class ConsoleStateTest {
     }
 
     @Test
+    void theRunawaysChainsAreOpenedWhenAPersonCanReadThemNotAsThousandsOfOneProcessChains() {
+        for (int chains : new int[] {1, ConsoleState.OPEN_EXPANDED_CHAINS, ConsoleState.OPEN_EXPANDED_CHAINS + 1, 5000}) {
+            ConsoleState state = new ConsoleState(true);
+            state.takeLive(new Object(), 0);
+            Group fire = withChains("/tmp/t/tool", chains);
+            assertThat(state.openOn(List.of(ConsoleRow.of(fire)), Optional.empty(), List.of(fire)))
+                    .as(chains + " chains").contains(new ConsoleState.Open("g:/tmp/t/tool", null, chains <= ConsoleState.OPEN_EXPANDED_CHAINS));
+        }
+    }
+
+    private static Group withChains(String command, int chains) {
+        List<dev.runaway.analysis.Chain> list = new java.util.ArrayList<>();
+        for (int i = 0; i < chains; i++) {
+            list.add(new dev.runaway.analysis.Chain(new dev.runaway.model.ProcessIdentity(1000 + i, 77), 1, 1, List.of(command), List.of(1000 + i)));
+        }
+        return new Group(command, Math.max(chains, 600), list, true, false, List.of(), 1, chains * 4096L,
+                new GrowthFit(GrowthShape.STEADY, 0, 0), 0, OptionalDouble.empty(), "", List.of(), "", -1, -1,
+                true, Optional.empty(), 0, false, 0, 0, 0.1);
+    }
+
+    @Test
     void aDrillsGroupTakesOverFromTheRowTheWindowOpenedOnOnceItShows() {
         ConsoleState state = new ConsoleState(true);
         state.takeLive(new Object(), 0);
@@ -77,7 +98,7 @@ class ConsoleStateTest {
 
         List<ConsoleRow> after = List.of(ConsoleRow.of(TOOL), ConsoleRow.of(JAVA), ConsoleRow.of(DRILL));
         assertThat(state.openOn(after, drill, List.of(TOOL, JAVA, DRILL)))
-                .contains(new ConsoleState.Open("g:/tmp/runaway-drill-fanout/worker", "g:/tmp/t/tool"));
+                .contains(new ConsoleState.Open("g:/tmp/runaway-drill-fanout/worker", "g:/tmp/t/tool", true));
         assertThat(state.selectedKey()).isEqualTo("g:/tmp/runaway-drill-fanout/worker");
     }
 
@@ -153,6 +174,10 @@ class ConsoleStateTest {
         StopOffer running = StopOffer.of(StopOffer.Phase.RUNNING, 0);
         assertThat(running.closeEnabled()).as("a running stop cannot be undone").isFalse();
         assertThat(running.confirmShown()).isFalse();
+        for (StopOffer.Phase phase : StopOffer.Phase.values()) {
+            assertThat(StopOffer.of(phase, 60).holdsWindow()).as("the window holds still only while a confirmed stop runs: " + phase)
+                    .isEqualTo(phase == StopOffer.Phase.RUNNING);
+        }
 
         StopOffer done = StopOffer.of(StopOffer.Phase.DONE, 0);
         assertThat(done.closeText()).isEqualTo("Close");
