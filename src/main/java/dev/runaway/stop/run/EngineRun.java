@@ -45,6 +45,8 @@ final class EngineRun implements StopOrder.Target, StopOrder.RestoresModes {
     private boolean pidsCapped;
     private String quarantine;
     private String cgroupHeld; // the cgroup a lever holds the targets in: frozen, or the quarantine
+    /** The members counted once pids.max 0 and the freeze held them: a fixed set, not read again before the kill. */
+    private int heldCount = -1;
     private boolean cgroupKilled;
     private boolean censusFromCgroup;
     private int heldLowest = Integer.MAX_VALUE; // the fewest members the killed cgroup held at a census
@@ -81,8 +83,10 @@ final class EngineRun implements StopOrder.Target, StopOrder.RestoresModes {
                 long capped = GrowthFirst.capThenFreeze(actions, cgroup, c -> pidsCapped = c);
                 frozen = true;
                 cgroupHeld = cgroup;
-                if (pidsCapped) return new StopOrder.Pulled(actions.members(cgroup).size(), "pids.max 0 on " + cgroup
-                        + " (no fork succeeds) and freezing it", capped);
+                if (pidsCapped) {
+                    heldCount = actions.members(cgroup).size();
+                    return new StopOrder.Pulled(heldCount, "pids.max 0 on " + cgroup + " (no fork succeeds) and freezing it", capped);
+                }
                 waitFrozen(cgroup);
                 return new StopOrder.Pulled(actions.members(cgroup).size(), "froze " + cgroup);
             });
@@ -108,7 +112,10 @@ final class EngineRun implements StopOrder.Target, StopOrder.RestoresModes {
     public void kill(StopOrder.Growth held, StopOrder.Log log) {
         if (cgroupHeld != null) {
             long t = System.nanoTime();
-            int members = actions.members(cgroupHeld).size();
+            // Under pids.max 0 and frozen nothing joins: the count taken then stands for the log (one
+            // killed meanwhile by another hand is still counted), and reading thousands of pids again
+            // would only put the kill off.
+            int members = heldCount >= 0 ? heldCount : actions.members(cgroupHeld).size();
             try {
                 actions.killCgroup(cgroupHeld);
                 cgroupKilled = true;
