@@ -35,9 +35,8 @@ public final class ConsoleState {
     /**
      * A group the window opens on shows its chains when it has at most this many. A fire of
      * thousands of one-process chains (5,000 pressing: "chain from pid N, 1 task" 2,000 times) is
-     * a list nobody reads, and the table took it anew with every scan: the JavaFX thread was busy
-     * 1.2-1.9 s at a time, and the person's Enter on STOP waited that long (2 of 5 bench trials).
-     * Expanding it by hand still lists them.
+     * a list nobody reads, and the table takes it anew on the JavaFX thread with every scan, while
+     * that thread is what the person's STOP and Enter wait for. Expanding it by hand still lists them.
      */
     public static final int OPEN_EXPANDED_CHAINS = 50;
 
