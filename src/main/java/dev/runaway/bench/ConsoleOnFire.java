@@ -216,21 +216,31 @@ public final class ConsoleOnFire {
             return all;
         }
 
-        /** Where the CPU went: the live threads' shares, numbered kinds summed (GC Thread#0, #1), the largest first. */
-        private String threadWords() {
+        /**
+         * Where the CPU went: the live threads' shares, numbered kinds summed (GC Thread#0, #1), the
+         * largest first; what the process used beyond them was used by threads that ended meanwhile.
+         */
+        private String threadWords(long totalMillis) {
             java.util.Map<String, Long> byName = new java.util.TreeMap<>();
+            long live = 0;
             for (ThreadTicks t : threadTicks().values()) {
                 long used = t.ticks() - threadsAt.getOrDefault(t.tid(), 0L);
-                if (used > 0) byName.merge(t.name().replaceAll("[#-]?\\d+$", ""), used * TICK_MILLIS, Long::sum);
+                if (used <= 0) continue;
+                byName.merge(t.name().replaceAll("[#-]?\\d+$", ""), used * TICK_MILLIS, Long::sum);
+                live += used * TICK_MILLIS;
             }
-            return byName.entrySet().stream().sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(6)
-                    .map(e -> String.format(java.util.Locale.ROOT, "%s %,d", e.getKey(), e.getValue()))
-                    .collect(java.util.stream.Collectors.joining(", ", " (threads, ms: ", ")"));
+            var sorted = byName.entrySet().stream().sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).toList();
+            String shown = sorted.stream().limit(6).map(e -> String.format(java.util.Locale.ROOT, "%s %,d", e.getKey(), e.getValue()))
+                    .collect(java.util.stream.Collectors.joining(", "));
+            long rest = sorted.stream().skip(6).mapToLong(java.util.Map.Entry::getValue).sum();
+            return String.format(java.util.Locale.ROOT, " (threads, ms: %s; %,d more threads %,d; threads that ended %,d)", shown,
+                    Math.max(0, sorted.size() - 6), rest, Math.max(0, totalMillis - live));
         }
 
         String sinceWords() {
-            return String.format(java.util.Locale.ROOT, "the console used %,d ms of CPU%s%s", (consoleTicks() - consoleAt) * TICK_MILLIS,
-                    threadWords(), display.isPresent() ? String.format(java.util.Locale.ROOT, ", its X server %,d ms",
+            long total = (consoleTicks() - consoleAt) * TICK_MILLIS;
+            return String.format(java.util.Locale.ROOT, "the console used %,d ms of CPU%s%s", total,
+                    threadWords(total), display.isPresent() ? String.format(java.util.Locale.ROOT, ", its X server %,d ms",
                             (displayTicks() - displayAt) * TICK_MILLIS) : "");
         }
     }

@@ -222,31 +222,29 @@ public final class PressingBench {
         try (Drill drill = pressingAtCap()) {
             Path out = Files.createTempFile("runaway-bench-stop", ".json");
             Path err = Files.createTempFile("runaway-bench-stop", ".err");
-            try {
-                ProcessBuilder command = new ProcessBuilder(launch.path(), "stop", "--command", key(drill), "--yes", "--json")
-                        .redirectOutput(out.toFile()).redirectError(err.toFile());
-                if (!rtMayKill) command.environment().put("RUNAWAY_RT_KILL", "0");
-                Process stop;
+            // The person's terminal: a shell already there (real-time, or ordinary), the command typed into it.
+            try (TypingShell terminal = TypingShell.start(tools, shell == Shell.REALTIME)) {
+                List<String> command = List.of(launch.path(), "stop", "--command", key(drill), "--yes", "--json");
+                java.util.Map<String, String> env = rtMayKill ? java.util.Map.of() : java.util.Map.of("RUNAWAY_RT_KILL", "0");
+                long pid;
                 long start;
                 java.time.Instant spawned;
                 CgroupWatch watch;
-                // The child inherits the spawning thread's policy, as a command inherits its shell's. The
-                // clocks start here, the user's decision: before, this ordinary thread's own work during
-                // the fire counted as the launcher's start (357-768 s at 20,000).
-                try (var raised = shell == Shell.REALTIME ? dev.runaway.sys.Sched.raisedWithChildren() : null) {
+                // The clocks start here, the user's decision (the watch's thread raised as before).
+                try (var raised = dev.runaway.sys.Sched.raisedWithChildren()) {
                     start = System.nanoTime();
                     spawned = java.time.Instant.now();
                     watch = new CgroupWatch(drill.sandbox(), memberDir(drill), start);
-                    stop = tools.start(command);
+                    pid = terminal.type(command, env, out, err);
                 }
-                boolean ended = stop.waitFor(cliLimit.toMillis(), TimeUnit.MILLISECONDS);
-                String stuck = ended ? "" : whereStuck(stop.pid());
+                boolean ended = terminal.awaitEnd(cliLimit.toMillis()).isPresent();
+                String stuck = ended ? "" : whereStuck(pid);
                 if (!ended && stuck.contains("java")) {
                     // A JVM prints its threads' Java stacks on SIGQUIT, to its standard output (the file read below).
-                    dev.runaway.sys.LibC.INSTANCE.kill((int) stop.pid(), dev.runaway.sys.Signal.SIGQUIT);
+                    dev.runaway.sys.LibC.INSTANCE.kill((int) pid, dev.runaway.sys.Signal.SIGQUIT);
                     Thread.sleep(2000);
                 }
-                if (!ended) stop.destroyForcibly();
+                if (!ended) dev.runaway.sys.LibC.INSTANCE.kill((int) pid, dev.runaway.sys.Signal.SIGKILL);
                 watch.awaitZero(ended ? 3000 : 0);
                 watch.close();
                 int left = drill.sandbox().memberPids().size();
@@ -258,11 +256,11 @@ public final class PressingBench {
                     // user's decision (the spawn); the stop's own confirmation of it follows, in the note.
                     Stop s = new Stop(method, tasks, j.get("millisToGrowthStopped").asLong(), watch.millisToZero(),
                             j.path("zeroConfirmed").asBoolean(), j.path("survivors").size(), watch.loadMax(),
-                            "growth: the command's JSON; zero: outside, from the spawn", -1,
+                            "growth: the command's JSON; zero: outside, from the command typed", -1,
                             "zero confirmed by the stop " + j.path("timings").path("launcherToZero").asLong(-1)
                             + " ms after the launcher's start; outside: growth stopped " + watch.millisToGrowthStopped()
                             + " ms, the last fork refused " + watch.millisToPressureEnded() + " ms; " + phases(j, spawned));
-                    progress.printf("  growth stopped %,d ms (from the launcher's start), zero %,d ms (the cgroup empty, from the spawn); %s%n",
+                    progress.printf("  growth stopped %,d ms (from the launcher's start), zero %,d ms (the cgroup empty, from the command typed); %s%n",
                             s.millisToGrowthStopped(), s.millisToZero(), s.note());
                     progress.flush();
                     return s;
@@ -275,7 +273,7 @@ public final class PressingBench {
                 progress.flush();
                 return new Stop(method, tasks, watch.millisToGrowthStopped(), watch.millisToZero(),
                         j != null && j.path("zeroConfirmed").asBoolean(), left, watch.loadMax(),
-                        "outside (from the bench's spawn)", -1, note);
+                        "outside (from the command typed)", -1, note);
             } finally {
                 Files.deleteIfExists(out);
                 Files.deleteIfExists(err);
@@ -292,7 +290,7 @@ public final class PressingBench {
         b.append("from the launcher's start:");
         if (t.has("launcherStartedAt")) {
             long spawnToLauncher = java.time.Duration.between(spawned, java.time.Instant.parse(t.get("launcherStartedAt").asText())).toMillis();
-            b.append(" (its spawn ").append(spawnToLauncher).append(" ms before)");
+            b.append(" (typed ").append(spawnToLauncher).append(" ms before)");
         }
         for (String k : List.of("launcherToRealtime", "launcherToJvmExec", "launcherToCommand", "launcherToCoreReady",
                 "launcherToEarlyFreezeDone", "launcherToPlan", "launcherToKilled", "launcherToCgroupEmpty")) {

@@ -68,9 +68,9 @@ public final class BenchCommand implements Callable<Integer> {
     Duration cliLimit;
 
     @Option(names = "--cli-shell", paramLabel = "S", defaultValue = "REALTIME",
-            description = "stop --pressing: the command line's stop is spawned from a thread that runs as a ${COMPLETION-CANDIDATES} task"
-                    + " (default: ${DEFAULT-VALUE}, as from a root shell started with chrt --rr 1: its fork and the launcher's first steps"
-                    + " then do not wait behind the runaway; ORDINARY: as from an ordinary shell)")
+            description = "stop --pressing: the command line's stop is typed into a shell, started before the fire, that runs as a"
+                    + " ${COMPLETION-CANDIDATES} task (default: ${DEFAULT-VALUE}, as a root shell started with chrt --rr 1: its fork and the"
+                    + " launcher's first steps then do not wait behind the runaway; ORDINARY: as an ordinary shell)")
     dev.runaway.bench.PressingBench.Shell cliShell;
 
     @Option(names = "--methods", paramLabel = "M", split = ",", description = "stop --pressing: which to run, of ${COMPLETION-CANDIDATES}"

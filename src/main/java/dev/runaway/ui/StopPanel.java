@@ -168,6 +168,9 @@ final class StopPanel {
         if (planned == null || planned.state() != StopSession.State.READY || running) return;
         running = true;
         confirm.setDefaultButton(false);
+        // The focus stays on the panel: hiding the focused button would hand it to the table behind,
+        // whose whole redraw (its focused selection) then ran beside the kill.
+        steps.requestFocus();
         offer(StopOffer.of(StopOffer.Phase.RUNNING, 0));
         state.setText("Running: stop growth, kill the fixed set, confirm zero, restore...");
         StopSession p = planned;
