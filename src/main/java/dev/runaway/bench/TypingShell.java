@@ -13,9 +13,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A shell waiting for a typed command, as in a person's terminal: started before the fire's
@@ -27,13 +27,21 @@ import java.util.concurrent.TimeoutException;
 final class TypingShell implements AutoCloseable {
     private final Process shell;
     private final Writer typed;
-    private final BufferedReader said;
-    private CompletableFuture<String> pending;
+    /** What the shell says, a line at a time, read by a thread of its own (a wait for it may run out). */
+    private final BlockingQueue<String> said = new LinkedBlockingQueue<>();
 
     private TypingShell(Process shell) {
         this.shell = shell;
         this.typed = new java.io.OutputStreamWriter(shell.getOutputStream(), StandardCharsets.UTF_8);
-        this.said = new BufferedReader(new InputStreamReader(shell.getInputStream(), StandardCharsets.UTF_8));
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(shell.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = lines.readLine()) != null; ) said.add(line);
+            } catch (IOException ended) {
+                // the shell is gone: no more lines
+            }
+        }, "runaway-bench-shell-output");
+        reader.setDaemon(true);
+        reader.start();
     }
 
     /** A bash in {@code tools}, at the real-time policy (inherited by what it starts) when {@code realtime}. */
@@ -48,7 +56,7 @@ final class TypingShell implements AutoCloseable {
      * Types {@code command} (with {@code env} set for it), its output and errors into files; returns
      * its pid once the shell has started it.
      */
-    long type(List<String> command, Map<String, String> env, Path out, Path err) throws IOException {
+    long type(List<String> command, Map<String, String> env, Path out, Path err) throws IOException, InterruptedException {
         StringBuilder line = new StringBuilder();
         env.forEach((k, v) -> line.append(k).append('=').append(ShellWords.quoteOnOneLine(v)).append(' '));
         for (String word : command) line.append(ShellWords.quoteOnOneLine(word)).append(' ');
@@ -56,34 +64,17 @@ final class TypingShell implements AutoCloseable {
         line.append(" & echo $!; wait $!; echo \"status $?\"\n");
         typed.write(line.toString());
         typed.flush();
-        String pid = said.readLine();
+        String pid = said.poll(60, TimeUnit.SECONDS);
         if (pid == null || !pid.matches("\\d{1,9}")) throw new IOException("the shell did not start the command: " + pid);
         return Long.parseLong(pid);
     }
 
     /** The typed command's exit status once it ended, or empty when it did not end within {@code millis}. */
     OptionalInt awaitEnd(long millis) throws IOException, InterruptedException {
-        // One reader at a time: a wait that ran out leaves its read pending, and the next wait takes it over.
-        if (pending == null) {
-            pending = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return said.readLine();
-                } catch (IOException e) {
-                    return null;
-                }
-            });
-        }
-        try {
-            String status = pending.get(millis, TimeUnit.MILLISECONDS);
-            pending = null;
-            if (status == null || !status.startsWith("status ")) throw new IOException("the shell ended: " + status);
-            return OptionalInt.of(Integer.parseInt(status.substring("status ".length()).trim()));
-        } catch (TimeoutException stillRunning) {
-            return OptionalInt.empty();
-        } catch (java.util.concurrent.ExecutionException e) {
-            pending = null;
-            throw new IOException(e.getCause());
-        }
+        String status = said.poll(millis, TimeUnit.MILLISECONDS);
+        if (status == null) return OptionalInt.empty();
+        if (!status.startsWith("status ")) throw new IOException("the shell said something else: " + status);
+        return OptionalInt.of(Integer.parseInt(status.substring("status ".length()).trim()));
     }
 
     @Override

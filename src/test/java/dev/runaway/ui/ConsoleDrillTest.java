@@ -15,7 +15,6 @@ import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,8 +40,7 @@ class ConsoleDrillTest {
     void aDrillGrowsToItsCapOnScreenAndTheMenuTearsItDown() throws Exception {
         FxToolkit.registerPrimaryStage();
         Drill drill = Drills.start(Scenario.FANOUT, 20, Duration.ofMinutes(2), false);
-        session = ConsoleSession.live(Optional.empty());
-        session.adopt(drill);
+        session = TestWindows.liveOn(drill);
         ConsoleWindow window = TestWindows.open(session, false);
 
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> selected(window) != null && selected(window).tasks() == 20);

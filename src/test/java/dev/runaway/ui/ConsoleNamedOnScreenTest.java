@@ -16,10 +16,8 @@ import org.testfx.util.WaitForAsyncUtils;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,18 +45,13 @@ class ConsoleNamedOnScreenTest {
     void theRunawayIsNamedOnlyOnceItsRowIsDrawnAtTheTop() throws Exception {
         FxToolkit.registerPrimaryStage();
         Drill drill = Drills.start(Scenario.FANOUT, 20, Duration.ofMinutes(2), false);
-        session = ConsoleSession.live(Optional.empty());
-        session.adopt(drill);
+        session = TestWindows.liveOn(drill);
         Path marks = dir.resolve("first-contact.jsonl");
-        AtomicReference<ConsoleWindow> opened = new AtomicReference<>();
         AtomicInteger layouts = new AtomicInteger();
-        FxToolkit.setupStage(stage -> {
-            ConsoleWindow w = ConsoleWindow.open(stage, new ConsoleWindow(session, FirstContact.toFile(marks)), false, () -> { });
+        ConsoleWindow window = TestWindows.open(() -> new ConsoleWindow(session, FirstContact.toFile(marks)), false, w -> {
             w.lenses.getSelectionModel().select(1); // "By cgroup": the chains table is not drawn
             w.scene().addPostLayoutPulseListener(layouts::incrementAndGet);
-            opened.set(w);
         });
-        ConsoleWindow window = opened.get();
 
         // The model has it: the drill's group first, critical and selected, at its cap.
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> {
