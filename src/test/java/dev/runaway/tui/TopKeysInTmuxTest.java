@@ -61,6 +61,7 @@ class TopKeysInTmuxTest {
 
             // A left click on the drill's row (SGR report: button 0, column 10, row from 1) selects it: F9 plans its stop.
             String plan = null;
+            List<String> missed = new java.util.ArrayList<>(); // what each click that missed planned: the failure says
             for (int attempt = 0; attempt < 5 && plan == null; attempt++) {
                 List<String> lines = tmux.screen().lines().toList();
                 int row = 0;
@@ -70,10 +71,12 @@ class TopKeysInTmuxTest {
                 tmux.keys("F9");
                 String shown = tmux.await("a plan", s -> s.contains("Enter: stop these") || s.contains("Nothing to stop"), 60);
                 if (shown.contains("GUIDED STOP  /tmp/runaway-" + id)) plan = shown;
+                else missed.add("clicked row " + (row + 1) + " of: " + String.join(" | ", lines.subList(0, Math.min(lines.size(), row + 3)))
+                        + "; planned: " + shown.lines().filter(l -> l.contains("GUIDED STOP") || l.contains("Nothing to stop")).findFirst().orElse("?"));
                 tmux.keys("Escape"); // the rows moved between the capture and the click: again
                 tmux.await("the table again", s -> s.contains("F9/k stop the selected group"), 20);
             }
-            assertThat(plan).as("the click selected the drill's group").isNotNull().contains("Enter: stop these");
+            assertThat(plan).as("the click selected the drill's group; the clicks that missed: %s", missed).isNotNull().contains("Enter: stop these");
             assertThat(drill.sandbox().memberPids()).as("Esc cancelled: nothing was done").isNotEmpty();
 
             tmux.keys("/");
