@@ -248,30 +248,101 @@ static ssize_t read_exe(int pid, char *link, size_t size) {
     return readlink(path, link, size - 1);
 }
 
-/* The exe reads, shared with the reader threads. */
+/*
+ * A batch of exe reads, shared with its reader threads. Never freed: a reader still inside a read
+ * that waits (its process mid-fork or mid-exec) writes its answer there when the read returns,
+ * until this program execs. STOP ends the claims once enough is known.
+ */
 enum { UNREAD, MATCH, OTHER, GONE };
-static const char *exe_key;
-static int *exe_pids;
-static size_t exe_count;
-static _Atomic unsigned char *exe_state;
-static atomic_size_t exe_next, exe_done, exe_matched;
+struct exe_batch {
+    const char *key;
+    const int *pids;
+    size_t count;
+    int stop_on_other;             /* one OTHER decides: no more claims */
+    _Atomic unsigned char *state;  /* per pid: UNREAD until its read returned */
+    atomic_size_t next, done, matched, others;
+    atomic_int stop;
+};
 
-static void *read_exes(void *unused) {
-    (void)unused;
+static void *read_exes(void *arg) {
+    struct exe_batch *b = arg;
     char link[PATH_MAX];
-    for (;;) {
-        size_t i = atomic_fetch_add(&exe_next, 1);
-        if (i >= exe_count) return NULL;
-        ssize_t n = read_exe(exe_pids[i], link, sizeof link);
+    while (!atomic_load(&b->stop)) {
+        size_t i = atomic_fetch_add(&b->next, 1);
+        if (i >= b->count) return NULL;
+        ssize_t n = read_exe(b->pids[i], link, sizeof link);
         unsigned char state = GONE;
         if (n >= 0) {
             link[n] = 0;
-            state = strcmp(link, exe_key) == 0 ? MATCH : OTHER;
-            if (state == MATCH) atomic_fetch_add(&exe_matched, 1);
+            state = strcmp(link, b->key) == 0 ? MATCH : OTHER;
+            atomic_fetch_add(state == MATCH ? &b->matched : &b->others, 1);
+            if (state == OTHER && b->stop_on_other) atomic_store(&b->stop, 1);
         }
-        atomic_store(&exe_state[i], state);
-        atomic_fetch_add(&exe_done, 1);
+        atomic_store(&b->state[i], state);
+        atomic_fetch_add(&b->done, 1);
     }
+    return NULL;
+}
+
+/*
+ * Reads the exe links of PIDS (N of them) against KEY on READERS threads, more when reads stall
+ * (a read waits while its process is mid-fork or mid-exec, and that process, an ordinary task,
+ * waits its turn behind thousands: measured, 8 readers held 56 s), until every read returned,
+ * ENOUGH matched (0: no such end), one OTHER when STOP_ON_OTHER, or no read returned for
+ * STALL_NANOS with every pid claimed or no more readers to add: the reads still out are UNREAD.
+ * NULL when no thread or memory could be had; *READERS_USED says how many threads read.
+ */
+static struct exe_batch *read_exe_batch(const char *key, const int *pids, size_t n, size_t enough, int stop_on_other, int *readers_used) {
+    struct exe_batch *b = calloc(1, sizeof *b);
+    if (!b || !(b->state = calloc(n ? n : 1, sizeof *b->state))) {
+        free(b);
+        return NULL;
+    }
+    b->key = key;
+    b->pids = pids;
+    b->count = n;
+    b->stop_on_other = stop_on_other;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int readers = 0;
+    for (int i = 0; i < READERS; i++) {
+        pthread_t t;
+        if (pthread_create(&t, &attr, read_exes, b) == 0) readers++;
+    }
+    *readers_used = readers;
+    if (readers == 0) {
+        pthread_attr_destroy(&attr);
+        return NULL;
+    }
+    size_t seen = 0;
+    long long moved = now_nanos(CLOCK_MONOTONIC), added = moved;
+    struct timespec tick = { 0, 200000 };
+    for (;;) {
+        size_t done = atomic_load(&b->done);
+        long long now = now_nanos(CLOCK_MONOTONIC);
+        if (done >= n || (enough && atomic_load(&b->matched) >= enough) || (stop_on_other && atomic_load(&b->others) > 0)) break;
+        int claimed = atomic_load(&b->next) >= n;
+        if (done != seen) {
+            seen = done;
+            moved = now;
+        } else if (now - moved > STALL_NANOS && (claimed || readers >= MAX_READERS)) {
+            break; // the reads left are unknown (their threads finish on their own)
+        }
+        if (!claimed && readers < MAX_READERS && now - moved > ADD_READERS_NANOS && now - added > ADD_READERS_NANOS) {
+            for (int i = 0; i < READERS && readers < MAX_READERS; i++) {
+                pthread_t t;
+                if (pthread_create(&t, &attr, read_exes, b) == 0) readers++;
+            }
+            added = now;
+        }
+        nanosleep(&tick, NULL);
+    }
+    atomic_store(&b->stop, 1); // readers that have not claimed a pid yet end here
+    pthread_attr_destroy(&attr);
+    *readers_used = readers;
+    return b;
 }
 
 /*
@@ -332,7 +403,8 @@ static void where_readers_wait(char *out, size_t size) {
 
 /* What the lever did, for the JVM and the phase figures. */
 struct lever {
-    int frozen;
+    int held;   /* pids.max 0, the freeze, or both, were written: undone when the exec fails */
+    int frozen; /* the freeze was written */
     char dir[PATH_MAX], pids_max[PATH_MAX], old[64];
     char why[512];
     char phases[256];
@@ -503,57 +575,14 @@ static int cgroup_of_key(const char *key, struct lever *l, const char *root, cha
     closedir(proc);
     phase(l, "listPids");
 
-    exe_key = key;
-    exe_pids = all.at;
-    exe_count = all.n;
-    exe_state = calloc(all.n ? all.n : 1, sizeof *exe_state);
-    if (!exe_state) return refuse(l, "out of memory");
-    // A read waits while its process holds its memory map's lock (mid-fork or mid-exec), and that
-    // process, an ordinary task, waits its turn behind thousands (measured: 8 readers held 56 s).
-    // When no read returns for a while, more readers take the pids not yet claimed; what is still
-    // out at the end is unknown. Once frozen, those processes finish their fork and free the readers.
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 64 * 1024);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     int readers = 0;
-    for (int i = 0; i < READERS; i++) {
-        pthread_t t;
-        if (pthread_create(&t, &attr, read_exes, NULL) == 0) readers++;
-    }
-    if (readers == 0) {
-        pthread_attr_destroy(&attr);
-        return refuse(l, "no thread to read /proc/PID/exe");
-    }
-    size_t seen = 0;
-    long long moved = now_nanos(CLOCK_MONOTONIC), added = moved;
-    struct timespec tick = { 0, 200000 };
-    for (;;) {
-        size_t done = atomic_load(&exe_done);
-        long long now = now_nanos(CLOCK_MONOTONIC);
-        if (done >= all.n || atomic_load(&exe_matched) >= SAMPLE) break;
-        int claimed = atomic_load(&exe_next) >= all.n;
-        if (done != seen) {
-            seen = done;
-            moved = now;
-        } else if (now - moved > STALL_NANOS && (claimed || readers >= MAX_READERS)) {
-            break; // the reads left are unknown (their threads finish on their own)
-        }
-        if (!claimed && readers < MAX_READERS && now - moved > ADD_READERS_NANOS && now - added > ADD_READERS_NANOS) {
-            for (int i = 0; i < READERS && readers < MAX_READERS; i++) {
-                pthread_t t;
-                if (pthread_create(&t, &attr, read_exes, NULL) == 0) readers++;
-            }
-            added = now;
-        }
-        nanosleep(&tick, NULL);
-    }
-    pthread_attr_destroy(&attr);
+    struct exe_batch *b = read_exe_batch(key, all.at, all.n, SAMPLE, 0, &readers);
+    if (!b) return refuse(l, readers ? "out of memory" : "no thread to read /proc/PID/exe");
     struct pids matches = {0}, others = {0};
     int first = 0;
     size_t unknown = 0;
     for (size_t i = 0; i < all.n; i++) {
-        unsigned char s = atomic_load(&exe_state[i]);
+        unsigned char s = atomic_load(&b->state[i]);
         if (s == MATCH) {
             if (add_pid(&matches, all.at[i]) < 0) return refuse(l, "out of memory");
             if (!first) first = all.at[i];
@@ -693,7 +722,10 @@ static int cgroup_of_root(int root_pid, struct lever *l, const char *root, char 
  * Stops the growth of the confirmed stop's targets, or says why not; 0 when pids.max 0 (where a
  * pids cgroup holds only them) and the freeze are set.
  */
-static int first_lever(const struct confirmed *c, struct lever *l) {
+static int kill_blocked(const char *dir, const char *program, char *reason, char *words, size_t size);
+static int freeze_for_jvm(struct lever *l);
+
+static int first_lever(const struct confirmed *c, struct lever *l, const char *program) {
     l->phase_start = now_nanos(CLOCK_MONOTONIC);
     const char *root = unified_root();
     if (!root) return refuse(l, "no cgroup v2 tree");
@@ -726,27 +758,40 @@ static int first_lever(const struct confirmed *c, struct lever *l) {
             if (write_small(pids_max, "0") < 0) pids_max[0] = 0;
         }
     }
-    char path[PATH_MAX];
-    if (join(path, sizeof path, dir, "cgroup.freeze") < 0 || write_small(path, "1") < 0) {
-        int saved = errno;
-        if (pids_max[0]) write_small(pids_max, old);
-        return refuse(l, "could not freeze %s: %s", cg, strerror(saved));
-    }
-    phase(l, "capAndFreeze");
-    l->frozen = 1;
     snprintf(l->dir, sizeof l->dir, "%s", dir);
+    /*
+     * With pids.max 0 on every member (checked again before a kill), no fork succeeds: the set
+     * is fixed but for exits. When runaway-rt may then kill it (--command, --cgroup), the freeze
+     * is put off until a kill is refused: at 20,000 pressing tasks every task had to be scheduled
+     * once to freeze (1.6 s, as long as the kill itself), and the kill of a frozen cgroup woke
+     * each again (its write took 547 ms against 30 ms for the same cgroup running).
+     */
+    char reason[32], words[512];
+    int defer = pids_max[0] && (c->by == BY_COMMAND || c->by == BY_CGROUP) && kill_blocked(dir, program, reason, words, sizeof words) == 0;
+    if (!defer) {
+        char path[PATH_MAX];
+        if (join(path, sizeof path, dir, "cgroup.freeze") < 0 || write_small(path, "1") < 0) {
+            int saved = errno;
+            if (pids_max[0]) write_small(pids_max, old);
+            return refuse(l, "could not freeze %s: %s", cg, strerror(saved));
+        }
+        l->frozen = 1;
+    }
+    phase(l, defer ? "cap" : "capAndFreeze");
+    l->held = 1;
     setenv("RUNAWAY_FIRST_LEVER_DIR", dir, 1);
     set_time("RUNAWAY_FIRST_LEVER_AT");
     setenv("RUNAWAY_FIRST_LEVER_CGROUP", cg, 1);
     setenv("RUNAWAY_FIRST_LEVER_PIDS_MAX", pids_max, 1);
     setenv("RUNAWAY_FIRST_LEVER_PIDS_OLD", old, 1);
+    setenv("RUNAWAY_FIRST_LEVER_FROZE", l->frozen ? "1" : "0", 1);
     snprintf(text, sizeof text, "%zu", members.n);
     setenv("RUNAWAY_FIRST_LEVER_MEMBERS", text, 1);
     snprintf(text, sizeof text, "%zu", unread);
     setenv("RUNAWAY_FIRST_LEVER_UNKNOWN", text, 1);
     setenv("RUNAWAY_FIRST_LEVER_READERS", l->readers[0] ? l->readers : "0", 1);
-    fprintf(stderr, "runaway: growth stopped before the plan: %sfroze %s (%zu processes)\n",
-            pids_max[0] ? "pids.max 0 and " : "", cg, members.n);
+    fprintf(stderr, "runaway: growth stopped before the plan: %s %s (%zu processes)\n",
+            !l->frozen ? "pids.max 0 (no fork succeeds) on" : pids_max[0] ? "pids.max 0 and froze" : "froze", cg, members.n);
     return 0;
 }
 
@@ -834,17 +879,29 @@ static int excluded_member(const struct pids *members) {
     return 0;
 }
 
-/* --command: every member runs KEY. 0, or -1 with the reason set. */
+/*
+ * --command: every member runs KEY, read on several threads (the first other binary ends the
+ * reads). 0; -1 with the reason set; or CHECK_FROZEN when some reads had not returned (a process
+ * mid-fork or mid-exec): once frozen, they will.
+ */
+#define CHECK_FROZEN (-2) /* not decided on the running set: freeze it, then check it again whole */
 static int all_run_key(const char *key, const struct pids *members) {
+    int readers = 0;
+    struct exe_batch *b = read_exe_batch(key, members->at, members->n, 0, 1, &readers);
+    if (!b) return kill_refused("MEMBER_UNREAD", "no thread or memory to read the members' executables");
+    int unread = 0;
     char exe[PATH_MAX];
     for (size_t i = 0; i < members->n; i++) {
-        ssize_t n = read_exe(members->at[i], exe, sizeof exe);
-        if (n < 0 && gone(members->at[i])) continue;
-        if (n < 0) return kill_refused("MEMBER_UNREAD", "the executable of pid %d could not be read", members->at[i]);
-        exe[n] = 0;
-        if (strcmp(exe, key) != 0) return kill_refused("STRANGER", "pid %d runs %s, not %s", members->at[i], exe, key);
+        unsigned char state = atomic_load(&b->state[i]);
+        if (state == OTHER) {
+            ssize_t n = read_exe(members->at[i], exe, sizeof exe);
+            exe[n < 0 ? 0 : n] = 0;
+            return kill_refused("STRANGER", "pid %d runs %s, not %s", members->at[i], n < 0 ? "another binary" : exe, key);
+        }
+        if (state == UNREAD) unread = 1;
+        else if (state == GONE && !gone(members->at[i])) return kill_refused("MEMBER_UNREAD", "the executable of pid %d could not be read", members->at[i]);
     }
-    return 0;
+    return unread ? CHECK_FROZEN : 0;
 }
 
 /* --pid, --chain: every member is the root (pid ROOT, started at START) or descends from it inside the cgroup. */
@@ -879,34 +936,126 @@ static int all_descend(int root, unsigned long long start, const struct pids *me
     return result;
 }
 
-/* Kills the frozen cgroup of lever L when the rule holds for every member and PROGRAM can confirm it; 0 when killed. */
-static int rt_kill(const struct confirmed *c, struct lever *l, const char *program) {
+/*
+ * Why runaway-rt cannot kill DIR for PROGRAM at all (REASON and WORDS set, -1), or 0: the kill
+ * is left to the JVM on purpose, nobody would confirm zero, or the kernel has no cgroup.kill.
+ */
+static int kill_blocked(const char *dir, const char *program, char *reason, char *words, size_t size) {
     const char *off = getenv("RUNAWAY_RT_KILL");
-    if (off && strcmp(off, "0") == 0) return kill_refused("DISABLED", "RUNAWAY_RT_KILL=0");
-    if (access(program, X_OK) < 0) return kill_refused("NO_PROGRAM", "%s cannot run: nobody would confirm zero", program);
     char path[PATH_MAX];
-    if (join(path, sizeof path, l->dir, "cgroup.kill") < 0 || access(path, W_OK) < 0)
-        return kill_refused("NO_KILL_FILE", "no writable cgroup.kill in %s (a kernel before 5.14)", l->dir);
-    if (wait_frozen(l->dir) < 0) return kill_refused("NOT_FROZEN", "%s did not say frozen 1 within %lld ms", l->dir, FROZEN_WAIT_NANOS / 1000000);
-    phase(l, "frozenHeld");
-    struct pids members = {0};
-    int result = members_below(l->dir, &members, 0) < 0 ? kill_refused("MEMBER_UNREAD", "cannot list the members of %s", l->dir) : 0;
-    if (result == 0) {
-        qsort(members.at, members.n, sizeof *members.at, by_value);
-        int excluded = excluded_member(&members);
-        if (excluded) result = kill_refused("EXCLUDED", "pid %d, an ancestor or the session leader of this stop, is in %s", excluded, l->dir);
+    if (off && strcmp(off, "0") == 0) {
+        snprintf(reason, 32, "DISABLED");
+        snprintf(words, size, "RUNAWAY_RT_KILL=0");
+    } else if (access(program, X_OK) < 0) {
+        snprintf(reason, 32, "NO_PROGRAM");
+        snprintf(words, size, "%s cannot run: nobody would confirm zero", program);
+    } else if (join(path, sizeof path, dir, "cgroup.kill") < 0 || access(path, W_OK) < 0) {
+        snprintf(reason, 32, "NO_KILL_FILE");
+        snprintf(words, size, "no writable cgroup.kill in %s (a kernel before 5.14)", dir);
+    } else {
+        return 0;
     }
-    if (result == 0 && c->by == BY_COMMAND) result = all_run_key(c->text, &members);
-    if (result == 0 && (c->by == BY_PID || c->by == BY_CHAIN)) result = all_descend(c->pid, l->root_start, &members);
+    return -1;
+}
+
+/*
+ * 1 when the pids.max set to 0 governs every process in MEMBERS (listed after it was set): v2's
+ * own file covers its subtree; a v1 pids cgroup must hold each of them, or one outside it could
+ * still fork into the cgroup.
+ */
+static int capped_whole(const struct lever *l, const struct pids *members) {
+    char v2own[PATH_MAX];
+    if (join(v2own, sizeof v2own, l->dir, "pids.max") == 0 && strcmp(v2own, l->pids_max) == 0) return 1;
+    char v1dir[PATH_MAX];
+    size_t len = strlen(l->pids_max), file = strlen("/pids.max");
+    if (len <= file || len - file >= sizeof v1dir) return 0;
+    snprintf(v1dir, sizeof v1dir, "%.*s", (int)(len - file), l->pids_max);
+    struct pids capped = {0};
+    int ok = members_below(v1dir, &capped, 0) == 0;
+    if (ok) qsort(capped.at, capped.n, sizeof *capped.at, by_value);
+    for (size_t i = 0; ok && i < members->n; i++) ok = has_pid(&capped, members->at[i]) || gone(members->at[i]);
+    free(capped.at);
+    return ok;
+}
+
+/* The freeze first_lever put off, written once runaway-rt does not kill: the JVM adopts a frozen lever. 0, or -1: nothing left held. */
+static int freeze_for_jvm(struct lever *l) {
+    if (l->frozen) return 0;
+    char path[PATH_MAX];
+    if (join(path, sizeof path, l->dir, "cgroup.freeze") == 0 && write_small(path, "1") == 0) {
+        l->frozen = 1;
+        setenv("RUNAWAY_FIRST_LEVER_FROZE", "1", 1);
+        phase(l, "freeze");
+        return 0;
+    }
+    int saved = errno;
+    if (l->pids_max[0]) write_small(l->pids_max, l->old);
+    l->held = 0;
+    char why[PATH_MAX + 128];
+    snprintf(why, sizeof why, "could not freeze %s: %s", l->dir, strerror(saved));
+    setenv("RUNAWAY_FIRST_LEVER_REFUSED", why, 1);
+    fprintf(stderr, "runaway: %s; pids.max put back, the JVM plans on its own\n", why);
+    return -1;
+}
+
+/*
+ * The members of L's cgroup and below, sorted, checked by the selector's own rule: 0 when every
+ * one is the stop's; -1 with the reason set; CHECK_FROZEN when, running, a read was still out or a
+ * member was not under the pids.max set to 0.
+ */
+static int members_checked(const struct confirmed *c, const struct lever *l, struct pids *members) {
+    members->n = 0;
+    if (members_below(l->dir, members, 0) < 0) return kill_refused("MEMBER_UNREAD", "cannot list the members of %s", l->dir);
+    qsort(members->at, members->n, sizeof *members->at, by_value);
+    int excluded = excluded_member(members);
+    if (excluded) return kill_refused("EXCLUDED", "pid %d, an ancestor or the session leader of this stop, is in %s", excluded, l->dir);
+    if (!l->frozen && !capped_whole(l, members)) return CHECK_FROZEN;
+    if (c->by == BY_COMMAND) return all_run_key(c->text, members);
+    if (c->by == BY_PID || c->by == BY_CHAIN) return all_descend(c->pid, l->root_start, members);
+    return 0;
+}
+
+/*
+ * Kills the cgroup of lever L when the rule holds for every member and PROGRAM can confirm it; 0
+ * when killed. Capped and not frozen (first_lever put the freeze off), the members are checked
+ * as they run: no fork succeeds, so what is listed is the whole set but for exits. A read still
+ * out: frozen, then checked again whole. Any refusal leaves the cgroup frozen for the JVM.
+ */
+static int rt_kill(const struct confirmed *c, struct lever *l, const char *program) {
+    char reason[32], words[512], path[PATH_MAX];
+    if (kill_blocked(l->dir, program, reason, words, sizeof words) < 0) {
+        kill_refused(reason, "%s", words);
+        freeze_for_jvm(l);
+        return -1;
+    }
+    join(path, sizeof path, l->dir, "cgroup.kill");
+    struct pids members = {0};
+    int result = l->frozen ? CHECK_FROZEN : members_checked(c, l, &members);
+    if (result == CHECK_FROZEN) {
+        if (!l->frozen) phase(l, "killCheckRunning");
+        if (freeze_for_jvm(l) < 0) {
+            free(members.at);
+            return -1;
+        }
+        if (wait_frozen(l->dir) < 0) result = kill_refused("NOT_FROZEN", "%s did not say frozen 1 within %lld ms", l->dir, FROZEN_WAIT_NANOS / 1000000);
+        else {
+            phase(l, "frozenHeld");
+            result = members_checked(c, l, &members);
+            if (result == CHECK_FROZEN) result = kill_refused("MEMBER_UNREAD", "the executables of frozen members of %s did not return", l->dir);
+        }
+    }
     phase(l, "killCheck");
     if (result == 0 && write_small(path, "1") < 0) result = kill_refused("KILL_FAILED", "writing %s: %s", path, strerror(errno));
     if (result == 0) {
         set_time("RUNAWAY_FIRST_LEVER_KILLED_AT");
         phase(l, "kill");
-        fprintf(stderr, "runaway: killed %s (%zu processes, each the stop's by its selector)\n", l->dir, members.n);
+        fprintf(stderr, "runaway: killed %s (%zu processes, each the stop's by its selector%s)\n", l->dir, members.n,
+                l->frozen ? "" : "; pids.max 0, not frozen");
         wait_empty(l->dir);
         set_time("RUNAWAY_FIRST_LEVER_EMPTY_AT");
         phase(l, "emptied");
+    } else {
+        freeze_for_jvm(l);
     }
     free(members.at);
     return result;
@@ -1013,7 +1162,7 @@ int main(int argc, char **argv) {
     }
 run:;
     // Nothing inherited may pass for this launch's lever.
-    const char *names[] = { "AT", "CGROUP", "DIR", "PIDS_MAX", "PIDS_OLD", "MEMBERS", "UNKNOWN", "PHASES", "REFUSED", "PID", "READERS", "SELECTOR", "KILLED_AT", "KILL_REFUSED" };
+    const char *names[] = { "AT", "CGROUP", "DIR", "PIDS_MAX", "PIDS_OLD", "MEMBERS", "UNKNOWN", "PHASES", "REFUSED", "PID", "READERS", "SELECTOR", "KILLED_AT", "KILL_REFUSED", "FROZE" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char var[64];
         snprintf(var, sizeof var, "RUNAWAY_FIRST_LEVER_%s", names[i]);
@@ -1028,7 +1177,7 @@ run:;
         if (stop.by == BY_NONE)
             setenv("RUNAWAY_FIRST_LEVER_REFUSED", "not a confirmed stop (stop --command /KEY, --pid PID, --chain PID or --cgroup /PATH, with --yes)", 1);
         else if (geteuid() != 0) setenv("RUNAWAY_FIRST_LEVER_REFUSED", "not root", 1);
-        else if (first_lever(&stop, &l) < 0) {
+        else if (first_lever(&stop, &l, program[0]) < 0) {
             setenv("RUNAWAY_FIRST_LEVER_REFUSED", l.why, 1);
             fprintf(stderr, "runaway: no growth lever before the plan: %s\n", l.why);
         } else rt_kill(&stop, &l, program[0]);
@@ -1037,7 +1186,7 @@ run:;
     if (front) set_time("RUNAWAY_EXEC_AT");
     execv(program[0], program);
     int saved = errno;
-    if (l.frozen) undo(&l);
+    if (l.held) undo(&l);
     fprintf(stderr, "%s: cannot run %s: %s\n", front ? "runaway" : "runaway-rt", program[0], strerror(saved));
     return 127;
 }

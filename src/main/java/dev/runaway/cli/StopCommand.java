@@ -392,7 +392,7 @@ public final class StopCommand implements Callable<Integer> {
         tried.put("result", attempt.why()).put("kept", early.isPresent()).set("phaseMillis", mapper.valueToTree(attempt.phaseMillis()));
         rt.ifPresent(l -> {
             ObjectNode first = p.putObject("firstLever");
-            first.put("by", "runaway-rt, before the JVM").put("frozen", l.frozen()).put("refused", l.refused()).put("cgroup", l.cgroup())
+            first.put("by", "runaway-rt, before the JVM").put("frozen", l.frozen()).put("froze", l.froze()).put("refused", l.refused()).put("cgroup", l.cgroup())
                     .put("pidsMax", l.pidsMax()).put("members", l.members()).put("membersNotRead", l.unknown()).put("readers", l.readers());
             first.set("phaseMillis", mapper.valueToTree(l.phaseMillis()));
             if (l.atMicros() > 0) first.put("launcherToFrozen", (l.atMicros() - t.launchedMicros()) / 1000.0);
