@@ -285,14 +285,16 @@ static void *read_exes(void *arg) {
 }
 
 /*
- * Reads the exe links of PIDS (N of them) against KEY on READERS threads, more when reads stall
- * (a read waits while its process is mid-fork or mid-exec, and that process, an ordinary task,
- * waits its turn behind thousands: measured, 8 readers held 56 s), until every read returned,
- * ENOUGH matched (0: no such end), one OTHER when STOP_ON_OTHER, or no read returned for
- * STALL_NANOS with every pid claimed or no more readers to add: the reads still out are UNREAD.
- * NULL when no thread or memory could be had; *READERS_USED says how many threads read.
+ * Reads the exe links of PIDS (N of them) against KEY on FIRST threads, READERS more at a time
+ * when reads stall and GROW (a read waits while its process is mid-fork or mid-exec, and that
+ * process, an ordinary task, waits its turn behind thousands: measured, 8 readers held 56 s),
+ * until every read returned, ENOUGH matched (0: no such end), one OTHER when STOP_ON_OTHER, the
+ * clock passed GIVE_UP_AT (0: never), or no read returned for STALL_NANOS with every pid claimed
+ * or no more readers to add: the reads still out are UNREAD. NULL when no thread or memory could
+ * be had; *READERS_USED says how many threads read.
  */
-static struct exe_batch *read_exe_batch(const char *key, const int *pids, size_t n, size_t enough, int stop_on_other, int *readers_used) {
+static struct exe_batch *read_exe_batch(const char *key, const int *pids, size_t n, size_t enough, int stop_on_other, int first, int grow,
+                                        long long give_up_at, int *readers_used) {
     struct exe_batch *b = calloc(1, sizeof *b);
     if (!b || !(b->state = calloc(n ? n : 1, sizeof *b->state))) {
         free(b);
@@ -307,7 +309,7 @@ static struct exe_batch *read_exe_batch(const char *key, const int *pids, size_t
     pthread_attr_setstacksize(&attr, 64 * 1024);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     int readers = 0;
-    for (int i = 0; i < READERS; i++) {
+    for (int i = 0; i < first; i++) {
         pthread_t t;
         if (pthread_create(&t, &attr, read_exes, b) == 0) readers++;
     }
@@ -323,6 +325,7 @@ static struct exe_batch *read_exe_batch(const char *key, const int *pids, size_t
         size_t done = atomic_load(&b->done);
         long long now = now_nanos(CLOCK_MONOTONIC);
         if (done >= n || (enough && atomic_load(&b->matched) >= enough) || (stop_on_other && atomic_load(&b->others) > 0)) break;
+        if (give_up_at && now > give_up_at) break;
         int claimed = atomic_load(&b->next) >= n;
         if (done != seen) {
             seen = done;
@@ -330,7 +333,7 @@ static struct exe_batch *read_exe_batch(const char *key, const int *pids, size_t
         } else if (now - moved > STALL_NANOS && (claimed || readers >= MAX_READERS)) {
             break; // the reads left are unknown (their threads finish on their own)
         }
-        if (!claimed && readers < MAX_READERS && now - moved > ADD_READERS_NANOS && now - added > ADD_READERS_NANOS) {
+        if (grow && !claimed && readers < MAX_READERS && now - moved > ADD_READERS_NANOS && now - added > ADD_READERS_NANOS) {
             for (int i = 0; i < READERS && readers < MAX_READERS; i++) {
                 pthread_t t;
                 if (pthread_create(&t, &attr, read_exes, b) == 0) readers++;
@@ -576,7 +579,7 @@ static int cgroup_of_key(const char *key, struct lever *l, const char *root, cha
     phase(l, "listPids");
 
     int readers = 0;
-    struct exe_batch *b = read_exe_batch(key, all.at, all.n, SAMPLE, 0, &readers);
+    struct exe_batch *b = read_exe_batch(key, all.at, all.n, SAMPLE, 0, READERS, 1, 0, &readers);
     if (!b) return refuse(l, readers ? "out of memory" : "no thread to read /proc/PID/exe");
     struct pids matches = {0}, others = {0};
     int first = 0;
@@ -880,14 +883,22 @@ static int excluded_member(const struct pids *members) {
 }
 
 /*
- * --command: every member runs KEY, read on several threads (the first other binary ends the
- * reads). 0; -1 with the reason set; or CHECK_FROZEN when some reads had not returned (a process
- * mid-fork or mid-exec): once frozen, they will.
+ * --command: every member runs KEY (the first other binary ends the reads). 0; -1 with the reason
+ * set; or CHECK_FROZEN when some reads had not returned (a process mid-fork or mid-exec): once
+ * frozen, they will. FROZEN: the members cannot run. Running, they are read on one thread per CPU
+ * and no more, within a time that leaves the freeze the quicker way: a read that waits, waits on
+ * an ordinary task holding a lock, and real-time readers on every CPU are what keeps it waiting
+ * (at 20,000 pressing tasks the kernel's RT throttling then let ordinary tasks run 50 ms a second).
  */
 #define CHECK_FROZEN (-2) /* not decided on the running set: freeze it, then check it again whole */
-static int all_run_key(const char *key, const struct pids *members) {
+#define RUNNING_CHECK_NANOS (200 * 1000000LL)
+#define RUNNING_CHECK_NANOS_PER_MEMBER 15000LL
+static int all_run_key(const char *key, const struct pids *members, int frozen) {
     int readers = 0;
-    struct exe_batch *b = read_exe_batch(key, members->at, members->n, 0, 1, &readers);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int first = frozen ? READERS : cpus > 0 && cpus < READERS ? (int)cpus : READERS;
+    long long give_up_at = frozen ? 0 : now_nanos(CLOCK_MONOTONIC) + RUNNING_CHECK_NANOS + (long long)members->n * RUNNING_CHECK_NANOS_PER_MEMBER;
+    struct exe_batch *b = read_exe_batch(key, members->at, members->n, 0, 1, first, frozen, give_up_at, &readers);
     if (!b) return kill_refused("MEMBER_UNREAD", "no thread or memory to read the members' executables");
     int unread = 0;
     char exe[PATH_MAX];
@@ -1010,7 +1021,7 @@ static int members_checked(const struct confirmed *c, const struct lever *l, str
     int excluded = excluded_member(members);
     if (excluded) return kill_refused("EXCLUDED", "pid %d, an ancestor or the session leader of this stop, is in %s", excluded, l->dir);
     if (!l->frozen && !capped_whole(l, members)) return CHECK_FROZEN;
-    if (c->by == BY_COMMAND) return all_run_key(c->text, members);
+    if (c->by == BY_COMMAND) return all_run_key(c->text, members, l->frozen);
     if (c->by == BY_PID || c->by == BY_CHAIN) return all_descend(c->pid, l->root_start, members);
     return 0;
 }
