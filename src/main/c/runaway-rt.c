@@ -406,8 +406,7 @@ static void where_readers_wait(char *out, size_t size) {
 
 /* What the lever did, for the JVM and the phase figures. */
 struct lever {
-    int held;   /* pids.max 0, the freeze, or both, were written: undone when the exec fails */
-    int frozen; /* the freeze was written */
+    int frozen;
     char dir[PATH_MAX], pids_max[PATH_MAX], old[64];
     char why[512];
     char phases[256];
@@ -725,10 +724,7 @@ static int cgroup_of_root(int root_pid, struct lever *l, const char *root, char 
  * Stops the growth of the confirmed stop's targets, or says why not; 0 when pids.max 0 (where a
  * pids cgroup holds only them) and the freeze are set.
  */
-static int kill_blocked(const char *dir, const char *program, char *reason, char *words, size_t size);
-static int freeze_for_jvm(struct lever *l);
-
-static int first_lever(const struct confirmed *c, struct lever *l, const char *program) {
+static int first_lever(const struct confirmed *c, struct lever *l) {
     l->phase_start = now_nanos(CLOCK_MONOTONIC);
     const char *root = unified_root();
     if (!root) return refuse(l, "no cgroup v2 tree");
@@ -761,48 +757,34 @@ static int first_lever(const struct confirmed *c, struct lever *l, const char *p
             if (write_small(pids_max, "0") < 0) pids_max[0] = 0;
         }
     }
-    snprintf(l->dir, sizeof l->dir, "%s", dir);
-    /*
-     * With pids.max 0 on every member (checked again before a kill), no fork succeeds: the set
-     * is fixed but for exits. When runaway-rt may then kill it (--command, --cgroup), the freeze
-     * is put off until a kill is refused: at 20,000 pressing tasks every task had to be scheduled
-     * once to freeze (1.6 s, as long as the kill itself), and the kill of a frozen cgroup woke
-     * each again (its write took 547 ms against 30 ms for the same cgroup running).
-     */
-    char reason[32], words[512];
-    const char *how = getenv("RUNAWAY_RT_KILL"); // "frozen": the freeze first even so (the bench's other path)
-    int defer = pids_max[0] && (c->by == BY_COMMAND || c->by == BY_CGROUP) && !(how && strcmp(how, "frozen") == 0)
-                && kill_blocked(dir, program, reason, words, sizeof words) == 0;
-    if (!defer) {
-        char path[PATH_MAX];
-        if (join(path, sizeof path, dir, "cgroup.freeze") < 0 || write_small(path, "1") < 0) {
-            int saved = errno;
-            if (pids_max[0]) write_small(pids_max, old);
-            return refuse(l, "could not freeze %s: %s", cg, strerror(saved));
-        }
-        l->frozen = 1;
+    char path[PATH_MAX];
+    if (join(path, sizeof path, dir, "cgroup.freeze") < 0 || write_small(path, "1") < 0) {
+        int saved = errno;
+        if (pids_max[0]) write_small(pids_max, old);
+        return refuse(l, "could not freeze %s: %s", cg, strerror(saved));
     }
-    phase(l, defer ? "cap" : "capAndFreeze");
-    l->held = 1;
+    phase(l, "capAndFreeze");
+    l->frozen = 1;
+    snprintf(l->dir, sizeof l->dir, "%s", dir);
     setenv("RUNAWAY_FIRST_LEVER_DIR", dir, 1);
     set_time("RUNAWAY_FIRST_LEVER_AT");
     setenv("RUNAWAY_FIRST_LEVER_CGROUP", cg, 1);
     setenv("RUNAWAY_FIRST_LEVER_PIDS_MAX", pids_max, 1);
     setenv("RUNAWAY_FIRST_LEVER_PIDS_OLD", old, 1);
-    setenv("RUNAWAY_FIRST_LEVER_FROZE", l->frozen ? "1" : "0", 1);
     snprintf(text, sizeof text, "%zu", members.n);
     setenv("RUNAWAY_FIRST_LEVER_MEMBERS", text, 1);
     snprintf(text, sizeof text, "%zu", unread);
     setenv("RUNAWAY_FIRST_LEVER_UNKNOWN", text, 1);
     setenv("RUNAWAY_FIRST_LEVER_READERS", l->readers[0] ? l->readers : "0", 1);
-    fprintf(stderr, "runaway: growth stopped before the plan: %s %s (%zu processes)\n",
-            !l->frozen ? "pids.max 0 (no fork succeeds) on" : pids_max[0] ? "pids.max 0 and froze" : "froze", cg, members.n);
+    fprintf(stderr, "runaway: growth stopped before the plan: %sfroze %s (%zu processes)\n",
+            pids_max[0] ? "pids.max 0 and " : "", cg, members.n);
     return 0;
 }
 
 /*
  * The kill from the first lever (issue 37). `--yes` authorises the set the selector names. Once
- * the cgroup is frozen (cgroup.events says "frozen 1": no member forks or execs any more), when
+ * the set is fixed (pids.max 0 over every member: no fork succeeds; or cgroup.events says
+ * "frozen 1": no member forks or execs any more), when
  * every process in it and below is a member by the selector's own rule, checked on that fixed set
  * with no stranger allowance, killing the cgroup kills exactly that set: it is killed here, before
  * the JVM starts, and the JVM confirms zero. The rules: --cgroup, every process; --command, its
@@ -887,20 +869,17 @@ static int excluded_member(const struct pids *members) {
 /*
  * --command: every member runs KEY (the first other binary ends the reads). 0; -1 with the reason
  * set; or CHECK_FROZEN when some reads had not returned (a process mid-fork or mid-exec): once
- * frozen, they will. FROZEN: the members cannot run. Running, they are read on one thread per CPU
- * and no more, within a time that leaves the freeze the quicker way: a read that waits, waits on
- * an ordinary task holding a lock, and real-time readers on every CPU are what keeps it waiting
- * (at 20,000 pressing tasks the kernel's RT throttling then let ordinary tasks run 50 ms a second).
+ * frozen, they will. HELD: "frozen 1" was seen, no member runs. Before that, within a time that
+ * leaves the wait for the freeze the quicker way (a read waits on a process holding a lock while
+ * it waits for a CPU, until the freeze takes it).
  */
-#define CHECK_FROZEN (-2) /* not decided on the running set: freeze it, then check it again whole */
-#define RUNNING_CHECK_NANOS (200 * 1000000LL)
-#define RUNNING_CHECK_NANOS_PER_MEMBER 15000LL
-static int all_run_key(const char *key, const struct pids *members, int frozen) {
+#define CHECK_FROZEN (-2) /* not decided before "frozen 1": wait for it, then check the whole set again */
+#define EARLY_CHECK_NANOS (200 * 1000000LL)
+#define EARLY_CHECK_NANOS_PER_MEMBER 15000LL
+static int all_run_key(const char *key, const struct pids *members, int held) {
     int readers = 0;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int first = frozen ? READERS : cpus > 0 && cpus < READERS ? (int)cpus : READERS;
-    long long give_up_at = frozen ? 0 : now_nanos(CLOCK_MONOTONIC) + RUNNING_CHECK_NANOS + (long long)members->n * RUNNING_CHECK_NANOS_PER_MEMBER;
-    struct exe_batch *b = read_exe_batch(key, members->at, members->n, 0, 1, first, frozen, give_up_at, &readers);
+    long long give_up_at = held ? 0 : now_nanos(CLOCK_MONOTONIC) + EARLY_CHECK_NANOS + (long long)members->n * EARLY_CHECK_NANOS_PER_MEMBER;
+    struct exe_batch *b = read_exe_batch(key, members->at, members->n, 0, 1, READERS, 1, give_up_at, &readers);
     if (!b) return kill_refused("MEMBER_UNREAD", "no thread or memory to read the members' executables");
     int unread = 0;
     char exe[PATH_MAX];
@@ -991,69 +970,45 @@ static int capped_whole(const struct lever *l, const struct pids *members) {
     return ok;
 }
 
-/* The freeze first_lever put off, written once runaway-rt does not kill: the JVM adopts a frozen lever. 0, or -1: nothing left held. */
-static int freeze_for_jvm(struct lever *l) {
-    if (l->frozen) return 0;
-    char path[PATH_MAX];
-    if (join(path, sizeof path, l->dir, "cgroup.freeze") == 0 && write_small(path, "1") == 0) {
-        l->frozen = 1;
-        setenv("RUNAWAY_FIRST_LEVER_FROZE", "1", 1);
-        phase(l, "freeze");
-        return 0;
-    }
-    int saved = errno;
-    if (l->pids_max[0]) write_small(l->pids_max, l->old);
-    l->held = 0;
-    char why[PATH_MAX + 128];
-    snprintf(why, sizeof why, "could not freeze %s: %s", l->dir, strerror(saved));
-    setenv("RUNAWAY_FIRST_LEVER_REFUSED", why, 1);
-    fprintf(stderr, "runaway: %s; pids.max put back, the JVM plans on its own\n", why);
-    return -1;
-}
-
 /*
  * The members of L's cgroup and below, sorted, checked by the selector's own rule: 0 when every
- * one is the stop's; -1 with the reason set; CHECK_FROZEN when, running, a read was still out or a
- * member was not under the pids.max set to 0.
+ * one is the stop's; -1 with the reason set; CHECK_FROZEN when, before "frozen 1" (HELD 0), a
+ * read was still out or a member was not under the pids.max set to 0.
  */
-static int members_checked(const struct confirmed *c, const struct lever *l, struct pids *members) {
+static int members_checked(const struct confirmed *c, const struct lever *l, int held, struct pids *members) {
     members->n = 0;
     if (members_below(l->dir, members, 0) < 0) return kill_refused("MEMBER_UNREAD", "cannot list the members of %s", l->dir);
     qsort(members->at, members->n, sizeof *members->at, by_value);
     int excluded = excluded_member(members);
     if (excluded) return kill_refused("EXCLUDED", "pid %d, an ancestor or the session leader of this stop, is in %s", excluded, l->dir);
-    if (!l->frozen && !capped_whole(l, members)) return CHECK_FROZEN;
-    if (c->by == BY_COMMAND) return all_run_key(c->text, members, l->frozen);
+    if (!held && !capped_whole(l, members)) return CHECK_FROZEN;
+    if (c->by == BY_COMMAND) return all_run_key(c->text, members, held);
     if (c->by == BY_PID || c->by == BY_CHAIN) return all_descend(c->pid, l->root_start, members);
     return 0;
 }
 
 /*
- * Kills the cgroup of lever L when the rule holds for every member and PROGRAM can confirm it; 0
- * when killed. Capped and not frozen (first_lever put the freeze off), the members are checked
- * as they run: no fork succeeds, so what is listed is the whole set but for exits. A read still
- * out: frozen, then checked again whole. Any refusal leaves the cgroup frozen for the JVM.
+ * Kills the frozen cgroup of lever L when the rule holds for every member and PROGRAM can confirm
+ * it; 0 when killed. With pids.max 0 over every member (--command, --cgroup), the members are
+ * checked at once, as the freeze takes them: no fork succeeds, so what is listed is the whole set
+ * but for exits, and the freeze's wait is left out (at 20,000 pressing tasks every task had to
+ * be scheduled once to say "frozen 1": 0.9-1.6 s, as long as the kill itself). A read still out,
+ * or no such cap: "frozen 1" is waited for and the whole set checked again.
  */
 static int rt_kill(const struct confirmed *c, struct lever *l, const char *program) {
     char reason[32], words[512], path[PATH_MAX];
-    if (kill_blocked(l->dir, program, reason, words, sizeof words) < 0) {
-        kill_refused(reason, "%s", words);
-        freeze_for_jvm(l);
-        return -1;
-    }
+    if (kill_blocked(l->dir, program, reason, words, sizeof words) < 0) return kill_refused(reason, "%s", words);
     join(path, sizeof path, l->dir, "cgroup.kill");
     struct pids members = {0};
-    int result = l->frozen ? CHECK_FROZEN : members_checked(c, l, &members);
+    const char *how = getenv("RUNAWAY_RT_KILL"); // "frozen": the wait for "frozen 1" first even so (the bench's other path)
+    int early = l->pids_max[0] && (c->by == BY_COMMAND || c->by == BY_CGROUP) && !(how && strcmp(how, "frozen") == 0);
+    int result = early ? members_checked(c, l, 0, &members) : CHECK_FROZEN;
     if (result == CHECK_FROZEN) {
-        if (!l->frozen) phase(l, "killCheckRunning");
-        if (freeze_for_jvm(l) < 0) {
-            free(members.at);
-            return -1;
-        }
+        if (early) phase(l, "killCheckEarly");
         if (wait_frozen(l->dir) < 0) result = kill_refused("NOT_FROZEN", "%s did not say frozen 1 within %lld ms", l->dir, FROZEN_WAIT_NANOS / 1000000);
         else {
             phase(l, "frozenHeld");
-            result = members_checked(c, l, &members);
+            result = members_checked(c, l, 1, &members);
             if (result == CHECK_FROZEN) result = kill_refused("MEMBER_UNREAD", "the executables of frozen members of %s did not return", l->dir);
         }
     }
@@ -1062,13 +1017,10 @@ static int rt_kill(const struct confirmed *c, struct lever *l, const char *progr
     if (result == 0) {
         set_time("RUNAWAY_FIRST_LEVER_KILLED_AT");
         phase(l, "kill");
-        fprintf(stderr, "runaway: killed %s (%zu processes, each the stop's by its selector%s)\n", l->dir, members.n,
-                l->frozen ? "" : "; pids.max 0, not frozen");
+        fprintf(stderr, "runaway: killed %s (%zu processes, each the stop's by its selector)\n", l->dir, members.n);
         wait_empty(l->dir);
         set_time("RUNAWAY_FIRST_LEVER_EMPTY_AT");
         phase(l, "emptied");
-    } else {
-        freeze_for_jvm(l);
     }
     free(members.at);
     return result;
@@ -1175,7 +1127,7 @@ int main(int argc, char **argv) {
     }
 run:;
     // Nothing inherited may pass for this launch's lever.
-    const char *names[] = { "AT", "CGROUP", "DIR", "PIDS_MAX", "PIDS_OLD", "MEMBERS", "UNKNOWN", "PHASES", "REFUSED", "PID", "READERS", "SELECTOR", "KILLED_AT", "KILL_REFUSED", "FROZE" };
+    const char *names[] = { "AT", "CGROUP", "DIR", "PIDS_MAX", "PIDS_OLD", "MEMBERS", "UNKNOWN", "PHASES", "REFUSED", "PID", "READERS", "SELECTOR", "KILLED_AT", "KILL_REFUSED" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char var[64];
         snprintf(var, sizeof var, "RUNAWAY_FIRST_LEVER_%s", names[i]);
@@ -1190,7 +1142,7 @@ run:;
         if (stop.by == BY_NONE)
             setenv("RUNAWAY_FIRST_LEVER_REFUSED", "not a confirmed stop (stop --command /KEY, --pid PID, --chain PID or --cgroup /PATH, with --yes)", 1);
         else if (geteuid() != 0) setenv("RUNAWAY_FIRST_LEVER_REFUSED", "not root", 1);
-        else if (first_lever(&stop, &l, program[0]) < 0) {
+        else if (first_lever(&stop, &l) < 0) {
             setenv("RUNAWAY_FIRST_LEVER_REFUSED", l.why, 1);
             fprintf(stderr, "runaway: no growth lever before the plan: %s\n", l.why);
         } else rt_kill(&stop, &l, program[0]);
@@ -1199,7 +1151,7 @@ run:;
     if (front) set_time("RUNAWAY_EXEC_AT");
     execv(program[0], program);
     int saved = errno;
-    if (l.held) undo(&l);
+    if (l.frozen) undo(&l);
     fprintf(stderr, "%s: cannot run %s: %s\n", front ? "runaway" : "runaway-rt", program[0], strerror(saved));
     return 127;
 }

@@ -302,9 +302,7 @@ public final class PressingBench {
         if (!first.isMissingNode()) {
             if (first.has("launcherToEmptied")) b.append("; runaway-rt saw the cgroup empty ").append(first.get("launcherToEmptied").asText())
                     .append(" ms after the launcher's start, then started the JVM");
-            String held = !first.path("frozen").asBoolean() ? "refused: " + first.path("refused").asText()
-                    : first.path("froze").asBoolean(true) ? "froze" : "pids.max 0, not frozen";
-            b.append("; runaway-rt: ").append(held).append(", ").append(first.path("readers").asInt()).append(" readers, ")
+            b.append("; runaway-rt: ").append(first.path("frozen").asBoolean() ? "froze" : "refused: " + first.path("refused").asText()).append(", ").append(first.path("readers").asInt()).append(" readers, ")
                     .append(first.path("membersNotRead").asInt()).append(" members not read, phases ms ").append(first.path("phaseMillis"));
         }
         b.append("; priority: ").append(j.path("plan").path("priority").asText(j.path("priority").asText("?")));

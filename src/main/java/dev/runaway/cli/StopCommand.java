@@ -336,7 +336,7 @@ public final class StopCommand implements Callable<Integer> {
         ObjectNode p = root.putObject("plan");
         p.put("command", selector.label()).put("lever", "RT_CGROUP_KILL").put("priority", Priority.ofThisProcess().words());
         ObjectNode first = p.putObject("firstLever");
-        first.put("by", "runaway-rt, before the JVM").put("frozen", true).put("froze", lever.froze()).put("killed", true).put("cgroup", lever.cgroup())
+        first.put("by", "runaway-rt, before the JVM").put("frozen", true).put("killed", true).put("cgroup", lever.cgroup())
                 .put("pidsMax", lever.pidsMax()).put("members", lever.members()).put("membersNotRead", lever.unknown()).put("readers", lever.readers());
         first.set("phaseMillis", mapper.valueToTree(lever.phaseMillis()));
         first.put("launcherToFrozen", (lever.atMicros() - t.launchedMicros()) / 1000.0);
@@ -392,7 +392,7 @@ public final class StopCommand implements Callable<Integer> {
         tried.put("result", attempt.why()).put("kept", early.isPresent()).set("phaseMillis", mapper.valueToTree(attempt.phaseMillis()));
         rt.ifPresent(l -> {
             ObjectNode first = p.putObject("firstLever");
-            first.put("by", "runaway-rt, before the JVM").put("frozen", l.frozen()).put("froze", l.froze()).put("refused", l.refused()).put("cgroup", l.cgroup())
+            first.put("by", "runaway-rt, before the JVM").put("frozen", l.frozen()).put("refused", l.refused()).put("cgroup", l.cgroup())
                     .put("pidsMax", l.pidsMax()).put("members", l.members()).put("membersNotRead", l.unknown()).put("readers", l.readers());
             first.set("phaseMillis", mapper.valueToTree(l.phaseMillis()));
             if (l.atMicros() > 0) first.put("launcherToFrozen", (l.atMicros() - t.launchedMicros()) / 1000.0);

@@ -84,7 +84,7 @@ class GrowthFirstTargetsTest {
     void aChildMidExecWhoseStatWaitsIsTakenForAChildByItsStatusAndTheFreezeIsAdopted() throws Exception {
         Path proc = dir.resolve("proc");
         var machine = cgroupWithAChildMidExec(proc);
-        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 40, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)), true);
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 40, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
 
         long t0 = System.nanoTime();
         GrowthFirst.Attempt adopted = GrowthFirst.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
@@ -119,7 +119,7 @@ class GrowthFirstTargetsTest {
             }
             machine.spawn(pid, ppid);
         }
-        FirstLever lever = new FirstLever(CGROUP, "", "", 0, keyed + midExec, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)), true);
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, keyed + midExec, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
         try {
             GrowthFirst.Attempt adopted = GrowthFirst.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
             assertThat(adopted.frozen()).as(adopted.why()).isPresent();
@@ -190,7 +190,7 @@ class GrowthFirstTargetsTest {
             return new ExeReads.Result(exes, Set.of(140));
         };
         try {
-            FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)), true);
+            FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
             return GrowthFirst.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
         } finally {
             FrozenMembers.exeReader = real;
@@ -223,7 +223,7 @@ class GrowthFirstTargetsTest {
             if (pid != 140) Files.createSymbolicLink(p.resolve("exe"), Path.of(TOOL));
             machine.spawn(pid, 1);
         }
-        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)), true);
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
         return GrowthFirst.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
     }
 
@@ -250,7 +250,7 @@ class GrowthFirstTargetsTest {
         Files.writeString(p.resolve("stat"), FakeProc.statLine(140, "other", 'S', 1, 99, 99, 1, 1, 1, 5140, 10));
         Files.createSymbolicLink(p.resolve("exe"), Path.of("/usr/bin/other"));
         machine.spawn(140, 1);
-        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)), true);
+        FirstLever lever = new FirstLever(CGROUP, "", "", 0, 41, 0, 8, "", Map.of(), Optional.of(new Selector.Command(TOOL)));
 
         GrowthFirst.Attempt adopted = GrowthFirst.adopt(proc, new Selector.Command(TOOL), machine, Exclusions.none(-1), lever, System.nanoTime());
 

@@ -25,15 +25,11 @@ import java.util.Optional;
  * @param refused    why nothing was done; empty when frozen
  * @param phaseMillis how long each of its phases took
  * @param selector   the stop it froze for, as it read the arguments: empty when refused
- * @param froze      whether it wrote the freeze: pids.max 0 alone when it killed the cgroup as it ran
- *                   (runaway-rt puts the freeze off while it may kill, and freezes before it leaves a
- *                   kill to this JVM)
  */
 public record FirstLever(String cgroup, String pidsMax, String pidsOld, long atMicros, int members, int unknown, int readers, String refused,
-                         Map<String, Long> phaseMillis, Optional<Selector> selector, boolean froze) {
+                         Map<String, Long> phaseMillis, Optional<Selector> selector) {
     static final String PREFIX = "RUNAWAY_FIRST_LEVER_";
 
-    /** Growth was stopped and the cgroup is held for this JVM: pids.max 0, the freeze, or both (see {@link #froze}). */
     public boolean frozen() {
         return refused.isEmpty() && !cgroup.isEmpty();
     }
@@ -60,8 +56,7 @@ public record FirstLever(String cgroup, String pidsMax, String pidsOld, long atM
         Optional<Selector> selector = selector(env.getOrDefault(PREFIX + "SELECTOR", ""));
         if (refused.isEmpty() && selector.isEmpty()) refused = "runaway-rt did not say which stop it froze for";
         return Optional.of(new FirstLever(refused.isEmpty() ? cgroup : "", pidsMax, pidsOld, refused.isEmpty() ? at : -1, count(env.get(PREFIX + "MEMBERS")),
-                count(env.get(PREFIX + "UNKNOWN")), count(env.get(PREFIX + "READERS")), refused, phases, refused.isEmpty() ? selector : Optional.empty(),
-                !"0".equals(env.get(PREFIX + "FROZE"))));
+                count(env.get(PREFIX + "UNKNOWN")), count(env.get(PREFIX + "READERS")), refused, phases, refused.isEmpty() ? selector : Optional.empty()));
     }
 
     /**
