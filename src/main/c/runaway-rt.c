@@ -929,28 +929,6 @@ static int all_descend(int root, unsigned long long start, const struct pids *me
 }
 
 /*
- * Why runaway-rt cannot kill DIR for PROGRAM at all (REASON and WORDS set, -1), or 0: the kill
- * is left to the JVM on purpose, nobody would confirm zero, or the kernel has no cgroup.kill.
- */
-static int kill_blocked(const char *dir, const char *program, char *reason, char *words, size_t size) {
-    const char *off = getenv("RUNAWAY_RT_KILL");
-    char path[PATH_MAX];
-    if (off && strcmp(off, "0") == 0) {
-        snprintf(reason, 32, "DISABLED");
-        snprintf(words, size, "RUNAWAY_RT_KILL=0");
-    } else if (access(program, X_OK) < 0) {
-        snprintf(reason, 32, "NO_PROGRAM");
-        snprintf(words, size, "%s cannot run: nobody would confirm zero", program);
-    } else if (join(path, sizeof path, dir, "cgroup.kill") < 0 || access(path, W_OK) < 0) {
-        snprintf(reason, 32, "NO_KILL_FILE");
-        snprintf(words, size, "no writable cgroup.kill in %s (a kernel before 5.14)", dir);
-    } else {
-        return 0;
-    }
-    return -1;
-}
-
-/*
  * 1 when the pids.max set to 0 governs every process in MEMBERS (listed after it was set): v2's
  * own file covers its subtree; a v1 pids cgroup must hold each of them, or one outside it could
  * still fork into the cgroup.
@@ -996,11 +974,13 @@ static int members_checked(const struct confirmed *c, const struct lever *l, int
  * or no such cap: "frozen 1" is waited for and the whole set checked again.
  */
 static int rt_kill(const struct confirmed *c, struct lever *l, const char *program) {
-    char reason[32], words[512], path[PATH_MAX];
-    if (kill_blocked(l->dir, program, reason, words, sizeof words) < 0) return kill_refused(reason, "%s", words);
-    join(path, sizeof path, l->dir, "cgroup.kill");
-    struct pids members = {0};
     const char *how = getenv("RUNAWAY_RT_KILL"); // "frozen": the wait for "frozen 1" first even so (the bench's other path)
+    if (how && strcmp(how, "0") == 0) return kill_refused("DISABLED", "RUNAWAY_RT_KILL=0");
+    if (access(program, X_OK) < 0) return kill_refused("NO_PROGRAM", "%s cannot run: nobody would confirm zero", program);
+    char path[PATH_MAX];
+    if (join(path, sizeof path, l->dir, "cgroup.kill") < 0 || access(path, W_OK) < 0)
+        return kill_refused("NO_KILL_FILE", "no writable cgroup.kill in %s (a kernel before 5.14)", l->dir);
+    struct pids members = {0};
     int early = l->pids_max[0] && (c->by == BY_COMMAND || c->by == BY_CGROUP) && !(how && strcmp(how, "frozen") == 0);
     int result = early ? members_checked(c, l, 0, &members) : CHECK_FROZEN;
     if (result == CHECK_FROZEN) {
