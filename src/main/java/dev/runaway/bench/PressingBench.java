@@ -302,8 +302,9 @@ public final class PressingBench {
         if (!first.isMissingNode()) {
             if (first.has("launcherToEmptied")) b.append("; runaway-rt saw the cgroup empty ").append(first.get("launcherToEmptied").asText())
                     .append(" ms after the launcher's start, then started the JVM");
-            b.append("; runaway-rt: ").append(first.path("frozen").asBoolean() ? "froze" : "refused: " + first.path("refused").asText()).append(", ").append(first.path("readers").asInt()).append(" readers, ")
-                    .append(first.path("membersNotRead").asInt()).append(" members not read, phases ms ").append(first.path("phaseMillis"));
+            b.append("; runaway-rt: ").append(first.path("frozen").asBoolean() ? "froze" : "refused: " + first.path("refused").asText())
+                    .append(", ").append(first.path("readers").asInt()).append(" readers, ").append(first.path("membersNotRead").asInt())
+                    .append(" members not read, phases ms ").append(first.path("phaseMillis"));
         }
         b.append("; priority: ").append(j.path("plan").path("priority").asText(j.path("priority").asText("?")));
         return b.toString();

@@ -176,21 +176,14 @@ class RtKillLaunchTest {
     void aCapThatDoesNotHoldEveryMemberIsFollowedByTheFreezeBeforeTheKill() throws Exception {
         CgroupSandbox runaway = sandbox("uncapped");
         keys(runaway, 5);
-        Path holder = runaway.dirs().pids().resolveSibling(runaway.dirs().pids().getFileName() + "-holder");
-        Files.createDirectory(holder);
-        try {
-            // one member in a pids cgroup of its own: no one pids.max governs them all
-            Files.writeString(holder.resolve("cgroup.procs"), Integer.toString(runaway.memberPids().iterator().next()));
-            Map<String, String> env = FirstLeverLaunchTest.run(sandbox("launcher"), temp, true, "stop", "--command", key.toString(), "--yes");
-            assertThat(env.get("RUNAWAY_FIRST_LEVER_PHASES")).as(env.get("output")).contains(",killCheckEarly=").contains(",frozenHeld=");
-            assertThat(env).as(env.get("output")).containsKey("RUNAWAY_FIRST_LEVER_KILLED_AT");
-            await().atMost(Duration.ofSeconds(20)).until(() -> runaway.memberPids().isEmpty());
-        } finally {
-            for (String pid : Files.readString(holder.resolve("cgroup.procs")).split("\\s+")) {
-                if (!pid.isBlank()) Files.writeString(runaway.dirs().pids().resolve("cgroup.procs"), pid);
-            }
-            Files.delete(holder);
-        }
+        // one member's pids cgroup is another test sandbox's (capped, torn down whole like every
+        // sandbox here): no one pids.max governs them all; its cgroup v2 is still the runaway's
+        CgroupSandbox holder = sandbox("holder");
+        Files.writeString(holder.dirs().pids().resolve("cgroup.procs"), Integer.toString(runaway.memberPids().iterator().next()));
+        Map<String, String> env = FirstLeverLaunchTest.run(sandbox("launcher"), temp, true, "stop", "--command", key.toString(), "--yes");
+        assertThat(env.get("RUNAWAY_FIRST_LEVER_PHASES")).as(env.get("output")).contains(",killCheckEarly=").contains(",frozenHeld=");
+        assertThat(env).as(env.get("output")).containsKey("RUNAWAY_FIRST_LEVER_KILLED_AT");
+        await().atMost(Duration.ofSeconds(20)).until(() -> runaway.memberPids().isEmpty() && holder.memberPids().isEmpty());
     }
 
     @Test
